@@ -1,0 +1,35 @@
+package io.gantry.cli;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Entry point of the command line: {@code gantry <command> [options]}. Each command is one class. */
+public final class GantryCli {
+
+    /** A sub-command; returns the process exit code. */
+    public interface Command {
+        String summary();
+
+        int run(String[] args) throws Exception;
+    }
+
+    private static final Map<String, Command> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        // One line per command.
+    }
+
+    private GantryCli() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length == 0 || !COMMANDS.containsKey(args[0])) {
+            System.err.println("usage: gantry <command> [options]\ncommands:");
+            COMMANDS.forEach((name, c) -> System.err.printf("  %-16s %s%n", name, c.summary()));
+            System.exit(args.length == 0 || args[0].equals("--help") ? 0 : 2);
+        }
+        int rc = COMMANDS.get(args[0]).run(Arrays.copyOfRange(args, 1, args.length));
+        System.exit(rc);
+    }
+}

@@ -1,0 +1,33 @@
+package io.gantry.scheduling.policy;
+
+import io.gantry.scheduling.framework.SchedulingPolicy;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/** Every policy by name. A new policy is one class and one line here. */
+public final class PolicyRegistry {
+
+    private static final Map<String, Supplier<SchedulingPolicy>> POLICIES = new LinkedHashMap<>();
+
+    static {
+        POLICIES.put(KubeDefaultPolicy.NAME, KubeDefaultPolicy::new);
+    }
+
+    private PolicyRegistry() {
+    }
+
+    public static Set<String> names() {
+        return POLICIES.keySet();
+    }
+
+    /** A fresh instance (policies may keep per-run state). */
+    public static SchedulingPolicy create(String name) {
+        Supplier<SchedulingPolicy> s = POLICIES.get(name);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown policy '" + name + "'; known: " + String.join(", ", POLICIES.keySet()));
+        }
+        return s.get();
+    }
+}

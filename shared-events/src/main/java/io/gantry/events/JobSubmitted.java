@@ -1,0 +1,58 @@
+package io.gantry.events;
+
+import java.time.Instant;
+
+/**
+ * A user asks Gantry to run a training job. Published on {@code gantry.jobs.submitted} keyed by {@code jobId}.
+ *
+ * @param tasks      pods in the gang (all start together or none does)
+ * @param perTask    what each pod requests
+ * @param model      the model being trained (e.g. {@code cifar10}); null when unknown (the Alibaba trace has none)
+ * @param batchSize  total batch size; null when not a tunable training job
+ * @param epochs     epochs to train; null when not a tunable training job
+ * @param durationS  expected run time in seconds when known (trace replays know it; the simulated cluster
+ *                   runs the pod that long); null otherwise
+ * @param tuning     what the tuner may change; null means {@link TuningOptions#DEFAULT}
+ */
+public record JobSubmitted(
+        String eventId,
+        int schemaVersion,
+        Instant occurredAt,
+        String jobId,
+        String user,
+        String jobName,
+        String model,
+        int tasks,
+        ResourceAmounts perTask,
+        Integer batchSize,
+        Integer epochs,
+        Double durationS,
+        TuningOptions tuning) implements GantryEvent {
+
+    public static final String TYPE = "JobSubmitted";
+
+    @Override
+    public String key() {
+        return jobId;
+    }
+
+    public TuningOptions tuningOrDefault() {
+        return tuning == null ? TuningOptions.DEFAULT : tuning;
+    }
+
+    @Override
+    public void checkBody(Violations v) {
+        v.notBlank("jobId", jobId);
+        v.notBlank("user", user);
+        v.atLeast("tasks", tasks, 1);
+        v.resources("perTask", perTask);
+        v.atLeastIfPresent("batchSize", batchSize, 1);
+        v.atLeastIfPresent("epochs", epochs, 1);
+        if (durationS != null) {
+            v.atLeast("durationS", durationS, 0.0);
+        }
+        if (tuning != null) {
+            tuning.check(v);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.gantry.events;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The job as it will be queued, after the tuner. Published on {@code gantry.jobs.tuned} keyed by {@code jobId}.
+ *
+ * @param submittedAt        when the job was submitted (the {@code JobSubmitted} event's time)
+ * @param changes            every change the tuner made, each with its reason; empty when nothing changed
+ * @param predictedDurationS the tuner's prediction of the run time; null when it has none
+ */
+public record JobTuned(
+        String eventId,
+        int schemaVersion,
+        Instant occurredAt,
+        String jobId,
+        String user,
+        String jobName,
+        String model,
+        Instant submittedAt,
+        int tasks,
+        ResourceAmounts perTask,
+        Integer batchSize,
+        Integer epochs,
+        Double durationS,
+        Double predictedDurationS,
+        List<TuningChange> changes,
+        String summary) implements GantryEvent {
+
+    public static final String TYPE = "JobTuned";
+
+    public JobTuned {
+        changes = changes == null ? List.of() : List.copyOf(changes);
+    }
+
+    @Override
+    public String key() {
+        return jobId;
+    }
+
+    @Override
+    public void checkBody(Violations v) {
+        v.notBlank("jobId", jobId);
+        v.notBlank("user", user);
+        v.present("submittedAt", submittedAt);
+        v.atLeast("tasks", tasks, 1);
+        v.resources("perTask", perTask);
+        v.atLeastIfPresent("batchSize", batchSize, 1);
+        v.atLeastIfPresent("epochs", epochs, 1);
+        if (durationS != null) {
+            v.atLeast("durationS", durationS, 0.0);
+        }
+    }
+}

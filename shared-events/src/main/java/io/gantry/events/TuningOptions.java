@@ -1,0 +1,19 @@
+package io.gantry.events;
+
+/**
+ * What the submitter allows the tuner to change. Null bounds mean "no bound from the user".
+ *
+ * @param enabled false means "do not tune": the job passes through exactly as submitted
+ */
+public record TuningOptions(boolean enabled, Integer minBatchSize, Integer maxBatchSize, Integer maxGpus) {
+    public static final TuningOptions DEFAULT = new TuningOptions(true, null, null, null);
+
+    void check(Violations v) {
+        v.atLeastIfPresent("tuning.minBatchSize", minBatchSize, 1);
+        v.atLeastIfPresent("tuning.maxBatchSize", maxBatchSize, 1);
+        v.atLeastIfPresent("tuning.maxGpus", maxGpus, 0);
+        if (minBatchSize != null && maxBatchSize != null && minBatchSize > maxBatchSize) {
+            v.add("tuning.maxBatchSize", "must not be below tuning.minBatchSize");
+        }
+    }
+}
