@@ -1,0 +1,90 @@
+package io.gantry.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+class EventValidationTest {
+
+    private static ObjectNode submittedJson() throws Exception {
+        GantryEvent sample = SampleEvents.all().get(0);
+        return (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(sample));
+    }
+
+    private static InvalidEventException rejects(String json) {
+        return assertThrows(InvalidEventException.class, () -> EventCodec.decode(json));
+    }
+
+    @Test
+    void malformedJsonIsNamedAsSuch() {
+        InvalidEventException e = rejects("{\"type\":\"JobSubmitted\", \"jobId\": ");
+        assertEquals("$", e.violations().get(0).field());
+        assertTrue(e.violations().get(0).reason().startsWith("malformed JSON"), e.getMessage());
+        assertEquals("$", rejects("").violations().get(0).field());
+    }
+
+    @Test
+    void unknownTypeNamesTheTypeField() {
+        assertEquals("type", rejects("{\"type\":\"JobExploded\"}").violations().get(0).field());
+        assertEquals("type", rejects("{\"jobId\":\"x\"}").violations().get(0).field());
+    }
+
+    @Test
+    void missingNumberIsAnErrorNotAZero() throws Exception {
+        ObjectNode n = submittedJson();
+        n.remove("tasks");
+        assertEquals("tasks", rejects(n.toString()).violations().get(0).field());
+    }
+
+    @Test
+    void wrongTypeNamesTheNestedField() throws Exception {
+        ObjectNode n = submittedJson();
+        ((ObjectNode) n.get("perTask")).put("gpuMilli", "lots");
+        assertEquals("perTask.gpuMilli", rejects(n.toString()).violations().get(0).field());
+    }
+
+    @Test
+    void everyBrokenRuleIsReportedWithItsField() throws Exception {
+        ObjectNode n = submittedJson();
+        n.put("tasks", 0);
+        n.put("user", " ");
+        n.put("eventId", "not-a-uuid");
+        n.put("schemaVersion", 9);
+        ((ObjectNode) n.get("perTask")).put("memoryMib", -1);
+        ((ObjectNode) n.get("tuning")).put("minBatchSize", 2048);
+        var fields = rejects(n.toString()).violations().stream().map(Violation::field).toList();
+        assertEquals(java.util.List.of("eventId", "schemaVersion", "user", "tasks", "perTask.memoryMib",
+                "tuning.maxBatchSize"), fields);
+    }
+
+    @Test
+    void decodingForAnotherTypeIsRefused() throws Exception {
+        String json = submittedJson().toString();
+        InvalidEventException e = assertThrows(InvalidEventException.class,
+                () -> EventCodec.decode(json, LifecycleEvent.class));
+        assertEquals("type", e.violations().get(0).field());
+        assertInstanceOf(JobSubmitted.class, EventCodec.decode(json, JobSubmitted.class));
+    }
+
+    @Test
+    void unknownFieldsFromANewerProducerAreTolerated() throws Exception {
+        ObjectNode n = submittedJson();
+        n.put("futureField", 42);
+        assertEquals("openb-pod-0017", EventCodec.decode(n.toString(), JobSubmitted.class).jobId());
+    }
+
+    @Test
+    void onlyFinishedStatesAreTerminal() {
+        for (GantryEvent e : SampleEvents.all()) {
+            if (e instanceof LifecycleEvent l) {
+                boolean expected = l instanceof JobCompleted || l instanceof JobFailed || l instanceof JobRejected;
+                assertEquals(expected, l.terminal(), l.type());
+                assertEquals(l.jobId(), l.key());
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.gantry.events;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** One fixed example of every event type: the instances the golden JSON files are compared with. */
+final class SampleEvents {
+
+    static final Instant AT = Instant.parse("2026-11-29T12:00:00Z");
+    static final Instant SUBMITTED = Instant.parse("2026-11-29T11:59:58.500Z");
+    static final ResourceAmounts ONE_GPU = new ResourceAmounts(1000, 12000, 16384);
+
+    private SampleEvents() {
+    }
+
+    static List<GantryEvent> all() {
+        return List.of(
+                new JobSubmitted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0001", 1, AT, "openb-pod-0017", "alice", "resnet18-sweep",
+                        "cifar10", 1, ONE_GPU, 256, 30, 5400.0, new TuningOptions(true, 64, 1024, 4)),
+                new JobTuned("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0002", 1, AT, "openb-pod-0017", "alice", "resnet18-sweep",
+                        "cifar10", SUBMITTED, 1, ONE_GPU, 256, 30, 5400.0, 5400.0,
+                        List.of(new TuningChange("batchSize", "256", "256", "kept: no profile for this model yet")),
+                        "passed through unchanged"),
+                new UserPriority("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0003", 1, AT, "alice", 10.0, 7.5, 1.0,
+                        "base 10, decayed usage share 0.25"),
+                new NodeMetrics("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0004", 1, AT, "sim-node-01",
+                        new ResourceAmounts(8000, 96000, 393216), ONE_GPU, 0.31, 0.92, 0.18, 1, true, false,
+                        "simulated-cluster"),
+                new SchedulingDecision("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0005", 1, AT, "openb-pod-0017", "alice",
+                        List.of("sim-node-01"), ONE_GPU, 5400.0, SUBMITTED, "kube-default", "builtin-1"),
+                new JobStarted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0006", 1, AT, "openb-pod-0017", "alice",
+                        List.of("sim-node-01"), ONE_GPU, SUBMITTED, "builtin-1"),
+                new JobProgress("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0007", 1, AT, "openb-pod-0017", "alice", 0.5, 15,
+                        0.42, 0.87, 1830.0),
+                new JobCompleted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0008", 1, AT, "openb-pod-0017", "alice",
+                        List.of("sim-node-01"), ONE_GPU, SUBMITTED, 5400.0),
+                new JobFailed("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0009", 1, AT, "openb-pod-0017", "alice",
+                        List.of("sim-node-01"), ONE_GPU, "OOMKilled: container exceeded 16384 MiB", true),
+                new JobPreempted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0010", 1, AT, "openb-pod-0017", "alice",
+                        List.of("sim-node-01"), ONE_GPU, "preempted by tiresias: queue 2 yields to queue 0"),
+                new JobRejected("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0011", 1, AT, "openb-pod-0017", "alice", "job-tuner",
+                        "perTask.gpuMilli", "requests 16000 GPU milli per task; the largest node has 8000"),
+                new PolicyUpdated("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0012", 1, AT, "sac", "sac-7", "sac-6",
+                        Map.of("avg_jct_s", 812.5, "baseline_avg_jct_s", 840.0), "replay check: not worse than sac-6"));
+    }
+}
