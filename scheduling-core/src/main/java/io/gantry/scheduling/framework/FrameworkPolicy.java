@@ -1,13 +1,8 @@
 package io.gantry.scheduling.framework;
 
-import io.gantry.scheduling.framework.NodeFilter.NodeView;
 import io.gantry.scheduling.model.JobRequest;
-import io.gantry.scheduling.model.NodeState;
-import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A policy assembled from plugins the way kube-scheduler is: sort the queue, then for each job in
@@ -41,15 +36,10 @@ public class FrameworkPolicy implements SchedulingPolicy {
     public List<Placement> schedule(SchedulingContext ctx) {
         List<JobRequest> queue = new ArrayList<>(ctx.pending());
         queue.sort(queueSort.order(ctx));
-        Map<String, Resources> free = new HashMap<>();
-        Map<String, Integer> running = new HashMap<>();
-        for (NodeState n : ctx.cluster().nodes()) {
-            free.put(n.name(), n.free());
-            running.put(n.name(), n.runningTasks());
-        }
+        GangPlacer placer = newPlacer(ctx);
         List<Placement> out = new ArrayList<>();
         for (JobRequest job : queue) {
-            List<String> gang = placeGang(job, ctx, free, running);
+            List<String> gang = placer.place(job);
             if (gang != null) {
                 out.add(new Placement(job.id(), gang));
             } else if (headOfLineBlocking) {
@@ -59,47 +49,17 @@ public class FrameworkPolicy implements SchedulingPolicy {
         return out;
     }
 
-    /** Places every task or none; on success the tentative {@code free} map is charged. */
-    private List<String> placeGang(JobRequest job, SchedulingContext ctx, Map<String, Resources> free,
-                                   Map<String, Integer> running) {
-        Map<String, Resources> trialFree = new HashMap<>(free);
-        Map<String, Integer> trialRunning = new HashMap<>(running);
-        List<String> nodes = new ArrayList<>(job.tasks());
-        for (int t = 0; t < job.tasks(); t++) {
-            String best = null;
-            double bestScore = Double.NEGATIVE_INFINITY;
-            for (NodeState n : ctx.cluster().nodes()) {
-                NodeView view = new NodeView(n.name(), n.capacity(), trialFree.get(n.name()), trialRunning.get(n.name()));
-                if (!admitted(job, view)) {
-                    continue;
-                }
-                double s = scorer.score(job, view);
-                if (s > bestScore) {
-                    bestScore = s;
-                    best = n.name();
-                }
-            }
-            if (best == null) {
-                return null;
-            }
-            trialFree.put(best, trialFree.get(best).minus(job.perTask()));
-            trialRunning.merge(best, 1, Integer::sum);
-            nodes.add(best);
-        }
-        free.putAll(trialFree);
-        running.putAll(trialRunning);
-        return nodes;
+    @Override
+    public boolean skipsJobsThatDoNotFit() {
+        return !headOfLineBlocking;
     }
 
-    private boolean admitted(JobRequest job, NodeView view) {
-        if (!NodeFilter.FITS.admits(job, view)) {
-            return false;
-        }
-        for (NodeFilter f : filters) {
-            if (!f.admits(job, view)) {
-                return false;
-            }
-        }
-        return true;
+    /** A placer over the cluster as it stands, with this policy's filters and scorer. */
+    protected GangPlacer newPlacer(SchedulingContext ctx) {
+        return new GangPlacer(ctx.cluster().nodes(), filters, scorer);
+    }
+
+    protected NodeScorer scorer() {
+        return scorer;
     }
 }

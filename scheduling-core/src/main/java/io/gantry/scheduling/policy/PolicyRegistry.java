@@ -13,6 +13,11 @@ public final class PolicyRegistry {
 
     static {
         POLICIES.put(KubeDefaultPolicy.NAME, KubeDefaultPolicy::new);
+        POLICIES.put(BinpackPolicy.NAME, BinpackPolicy::new);
+        POLICIES.put(DrfPolicy.NAME, DrfPolicy::new);
+        POLICIES.put(TiresiasPolicy.NAME, TiresiasPolicy::new);
+        POLICIES.put(QssfPolicy.NAME, QssfPolicy::new);
+        POLICIES.put(SrptOraclePolicy.NAME, SrptOraclePolicy::new);
     }
 
     private PolicyRegistry() {
