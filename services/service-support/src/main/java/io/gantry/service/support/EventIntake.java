@@ -1,0 +1,123 @@
+package io.gantry.service.support;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.GantryEvent;
+import io.gantry.events.InvalidEventException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.jboss.logging.Logger;
+
+/**
+ * How every service takes in an event: decode and validate it, count it, and tell a redelivery from a first
+ * delivery. An event that cannot be read or breaks a rule is nacked with an {@link InvalidEventException}
+ * naming the field; the channel's {@code dead-letter-queue} failure strategy then writes it, with that
+ * reason in the {@code dead-letter-reason} header, to the service's dead-letter topic, and the consumer
+ * moves on to the next event.
+ */
+@ApplicationScoped
+public class EventIntake {
+
+    private static final Logger LOG = Logger.getLogger(EventIntake.class);
+    /** Event ids remembered for duplicate detection; redeliveries come soon after the original. */
+    private static final int REMEMBERED_EVENTS = 200_000;
+
+    private final MeterRegistry registry;
+    private final Map<String, ChannelCounts> channels = new ConcurrentHashMap<>();
+    private final Set<String> seenEventIds = Collections.newSetFromMap(Collections.synchronizedMap(
+            new LinkedHashMap<>(1024, 0.75f, false) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                    return size() > REMEMBERED_EVENTS;
+                }
+            }));
+    private final AtomicReference<Instant> lastEventAt = new AtomicReference<>();
+
+    public EventIntake(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * The event in {@code message}, or null when it is a redelivery of an event already taken (the message is
+     * then acked and must be ignored). Throws {@link InvalidEventException} for a bad event; the caller nacks.
+     */
+    public <T extends GantryEvent> T take(String channel, Message<String> message, Class<T> type) {
+        ChannelCounts c = counts(channel);
+        lastEventAt.set(Instant.now());
+        T event;
+        try {
+            event = EventCodec.decode(message.getPayload(), type);
+        } catch (InvalidEventException e) {
+            c.deadLettered.increment();
+            c.deadLetteredCount.incrementAndGet();
+            LOG.warnf("dead-lettering an event on %s: %s", channel, e.getMessage());
+            throw e;
+        }
+        c.consumed.increment();
+        c.consumedCount.incrementAndGet();
+        if (!seenEventIds.add(event.eventId())) {
+            c.duplicates.increment();
+            c.duplicateCount.incrementAndGet();
+            return null;
+        }
+        return event;
+    }
+
+    /** Records that an event was handed to an outgoing channel. */
+    public void produced(String channel) {
+        ChannelCounts c = counts(channel);
+        c.produced.increment();
+        c.producedCount.incrementAndGet();
+    }
+
+    /** Totals per channel, for the admin status. */
+    public Map<String, Map<String, Long>> totals() {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        channels.forEach((name, c) -> out.put(name, Map.of(
+                "consumed", c.consumedCount.get(), "produced", c.producedCount.get(),
+                "deadLettered", c.deadLetteredCount.get(), "duplicates", c.duplicateCount.get())));
+        return out;
+    }
+
+    public Instant lastEventAt() {
+        return lastEventAt.get();
+    }
+
+    private ChannelCounts counts(String channel) {
+        return channels.computeIfAbsent(channel, ch -> new ChannelCounts(registry, ch));
+    }
+
+    /** Micrometer counters (for Prometheus) and plain totals (for the admin status) of one channel. */
+    private static final class ChannelCounts {
+        final Counter consumed;
+        final Counter produced;
+        final Counter deadLettered;
+        final Counter duplicates;
+        final AtomicLong consumedCount = new AtomicLong();
+        final AtomicLong producedCount = new AtomicLong();
+        final AtomicLong deadLetteredCount = new AtomicLong();
+        final AtomicLong duplicateCount = new AtomicLong();
+
+        ChannelCounts(MeterRegistry r, String channel) {
+            consumed = Counter.builder("gantry.events.consumed").description("Valid events taken from a channel")
+                    .tag("channel", channel).register(r);
+            produced = Counter.builder("gantry.events.produced").description("Events handed to a channel")
+                    .tag("channel", channel).register(r);
+            deadLettered = Counter.builder("gantry.events.dead.lettered")
+                    .description("Events that could not be read or validated, sent to the dead-letter topic")
+                    .tag("channel", channel).register(r);
+            duplicates = Counter.builder("gantry.events.duplicates")
+                    .description("Redelivered events recognised by their event id and ignored")
+                    .tag("channel", channel).register(r);
+        }
+    }
+}
