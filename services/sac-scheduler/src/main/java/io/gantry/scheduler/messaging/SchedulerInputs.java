@@ -1,0 +1,98 @@
+package io.gantry.scheduler.messaging;
+
+import io.gantry.events.GantryEvent;
+import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobRejected;
+import io.gantry.events.JobTuned;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.NodeMetrics;
+import io.gantry.events.SchedulingDecision;
+import io.gantry.events.UserPriority;
+import io.gantry.scheduler.service.SchedulerLoop;
+import io.gantry.scheduler.service.SchedulerState;
+import io.gantry.service.support.EventIntake;
+import io.gantry.service.support.Outbound;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+
+/**
+ * The scheduler's four inputs and two outputs. Each input is acked once the scheduler's state has taken it;
+ * a bad event goes to {@code gantry.dlq.sac-scheduler} with its reason.
+ */
+@ApplicationScoped
+public class SchedulerInputs implements SchedulerLoop.Sink {
+
+    private final EventIntake intake;
+    private final SchedulerLoop loop;
+    private final Emitter<String> decisions;
+    private final Emitter<String> rejections;
+
+    public SchedulerInputs(EventIntake intake, SchedulerLoop loop,
+                           @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
+                           Emitter<String> decisions,
+                           @Channel("rejections") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
+                           Emitter<String> rejections) {
+        this.intake = intake;
+        this.loop = loop;
+        this.decisions = decisions;
+        this.rejections = rejections;
+    }
+
+    void connect(@Observes StartupEvent ev) {
+        loop.connect(this);
+    }
+
+    @Incoming("tuned")
+    public CompletionStage<Void> onTuned(Message<String> m) {
+        return take("tuned", m, JobTuned.class, SchedulerState::enqueue);
+    }
+
+    @Incoming("priorities")
+    public CompletionStage<Void> onPriority(Message<String> m) {
+        return take("priorities", m, UserPriority.class, SchedulerState::updatePriority);
+    }
+
+    @Incoming("metrics")
+    public CompletionStage<Void> onNodeMetrics(Message<String> m) {
+        return take("metrics", m, NodeMetrics.class, SchedulerState::updateNode);
+    }
+
+    @Incoming("lifecycle")
+    public CompletionStage<Void> onLifecycle(Message<String> m) {
+        return take("lifecycle", m, LifecycleEvent.class, SchedulerState::onLifecycle);
+    }
+
+    private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> m, Class<T> type,
+                                                              BiConsumer<SchedulerState, T> change) {
+        T event;
+        try {
+            event = intake.take(channel, m, type);
+        } catch (InvalidEventException e) {
+            return m.nack(e);
+        }
+        if (event == null) {
+            return m.ack();
+        }
+        return loop.apply(state -> change.accept(state, event)).thenCompose(x -> m.ack());
+    }
+
+    @Override
+    public void decided(SchedulingDecision decision) {
+        decisions.send(Outbound.message(decision));
+        intake.produced("decisions");
+    }
+
+    @Override
+    public void rejected(JobRejected rejection) {
+        rejections.send(Outbound.message(rejection));
+        intake.produced("rejections");
+    }
+}

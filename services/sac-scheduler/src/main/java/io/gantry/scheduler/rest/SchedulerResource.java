@@ -1,0 +1,58 @@
+package io.gantry.scheduler.rest;
+
+import io.gantry.scheduler.service.SchedulerLoop;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/** What the scheduler holds, for people: the queue and the nodes as it sees them. */
+@Path("/scheduler")
+@Produces(MediaType.APPLICATION_JSON)
+public class SchedulerResource {
+
+    private final SchedulerLoop loop;
+
+    public SchedulerResource(SchedulerLoop loop) {
+        this.loop = loop;
+    }
+
+    public record QueuedJob(int position, String jobId, String user, int tasks, long gpuMilliPerTask,
+                            double waitingS) {
+    }
+
+    public record Queue(String policy, String policyVersion, int pending, int running, List<QueuedJob> jobs) {
+    }
+
+    public record NodeView(String name, long gpuMilli, long gpuMilliAllocated, long cpuMilli, long cpuMilliAllocated,
+                           long memoryMib, long memoryMibAllocated, int runningTasks) {
+    }
+
+    @GET
+    @Path("/queue")
+    public CompletionStage<Queue> queue() {
+        Instant now = Instant.now();
+        return loop.query(s -> {
+            var jobs = s.pendingJobs();
+            List<QueuedJob> view = new java.util.ArrayList<>(jobs.size());
+            for (int i = 0; i < jobs.size(); i++) {
+                var j = jobs.get(i);
+                view.add(new QueuedJob(i + 1, j.jobId(), j.user(), j.tasks(), j.perTask().gpuMilli(),
+                        Duration.between(j.submittedAt(), now).toMillis() / 1000.0));
+            }
+            return new Queue(s.policyName(), s.policyVersion(), s.pendingCount(), s.runningCount(), view);
+        });
+    }
+
+    @GET
+    @Path("/nodes")
+    public CompletionStage<List<NodeView>> nodes() {
+        return loop.query(s -> s.nodes().stream().map(n -> new NodeView(n.name(), n.capacity().gpuMilli(),
+                n.allocated().gpuMilli(), n.capacity().cpuMilli(), n.allocated().cpuMilli(), n.capacity().memoryMib(),
+                n.allocated().memoryMib(), n.runningTasks())).toList());
+    }
+}

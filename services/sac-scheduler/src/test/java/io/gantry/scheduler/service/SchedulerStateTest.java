@@ -1,0 +1,96 @@
+package io.gantry.scheduler.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.events.Events;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobTuned;
+import io.gantry.events.NodeMetrics;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.UserPriority;
+import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SchedulerStateTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T00:00:00Z");
+    private static final ResourceAmounts NODE = new ResourceAmounts(8000, 96000, 393216);
+
+    private final SchedulerState state = new SchedulerState(new KubeDefaultPolicy(), "builtin-1", 0);
+
+    private static NodeMetrics node(String name) {
+        return new NodeMetrics(Events.newId(), 1, T0, name, NODE, ResourceAmounts.ZERO, null, null, null, 0, true,
+                false, "test");
+    }
+
+    private static JobTuned job(String id, String user, int tasks, long gpuMilli, int secondsAfterT0) {
+        return new JobTuned(Events.newId(), 1, T0, id, user, id, null, T0.plusSeconds(secondsAfterT0), tasks,
+                new ResourceAmounts(gpuMilli, 1000, 1024), null, null, 10.0, null, List.of(), "test");
+    }
+
+    @Test
+    void nothingIsDecidedBeforeAnyNodeIsKnown() {
+        state.enqueue(job("a", "u", 1, 1000, 0));
+        assertTrue(state.schedule(T0).isEmpty());
+        state.updateNode(node("n1"));
+        assertEquals(List.of("n1"), state.schedule(T0).decisions().get(0).nodes());
+    }
+
+    @Test
+    void aDuplicatedJobIsQueuedOnce() {
+        assertTrue(state.enqueue(job("a", "u", 1, 1000, 0)));
+        assertFalse(state.enqueue(job("a", "u", 1, 1000, 0)));
+        assertEquals(1, state.pendingCount());
+    }
+
+    @Test
+    void spreadsLikeKubeDefaultAndWaitsWhenFullThenUsesReleasedCapacity() {
+        state.updateNode(node("n1"));
+        state.updateNode(node("n2"));
+        state.enqueue(job("a", "u", 1, 6000, 0));
+        state.enqueue(job("b", "u", 1, 6000, 1));
+        state.enqueue(job("c", "u", 1, 6000, 2));
+        var first = state.schedule(T0).decisions();
+        assertEquals(2, first.size());
+        assertEquals("a", first.get(0).jobId());
+        assertEquals("b", first.get(1).jobId());
+        // LeastAllocated spreads: b goes to the other node.
+        assertFalse(first.get(0).nodes().equals(first.get(1).nodes()));
+        assertEquals("kube-default", first.get(0).policy());
+        assertEquals("builtin-1", first.get(0).policyVersion());
+        assertTrue(state.schedule(T0).isEmpty(), "c does not fit while a and b run");
+        state.onLifecycle(new JobCompleted(Events.newId(), 1, T0, "a", "u", first.get(0).nodes(),
+                first.get(0).perTask(), T0, 10));
+        var next = state.schedule(T0).decisions();
+        assertEquals("c", next.get(0).jobId());
+        assertEquals(first.get(0).nodes(), next.get(0).nodes());
+    }
+
+    @Test
+    void higherPriorityUsersGoFirst() {
+        state.updateNode(node("n1"));
+        state.enqueue(job("early", "low", 1, 8000, 0));
+        state.enqueue(job("late", "high", 1, 8000, 5));
+        state.updatePriority(new UserPriority(Events.newId(), 1, T0, "high", 5, 5, 1, "test"));
+        assertEquals("late", state.schedule(T0).decisions().get(0).jobId());
+    }
+
+    @Test
+    void gangsAreAllOrNothingAndImpossibleJobsAreRejectedWithAReason() {
+        state.updateNode(node("n1"));
+        state.updateNode(node("n2"));
+        state.enqueue(job("gang", "u", 2, 8000, 0));
+        state.enqueue(job("too-wide", "u", 3, 8000, 1));
+        state.enqueue(job("too-big", "u", 1, 9000, 2));
+        SchedulingOutcome out = state.schedule(T0);
+        assertEquals(1, out.decisions().size());
+        assertEquals(2, out.decisions().get(0).nodes().size());
+        assertEquals(List.of("too-wide", "too-big"), out.rejections().stream().map(r -> r.jobId()).toList());
+        assertTrue(out.rejections().get(1).reason().contains("no node has that much capacity"));
+        assertEquals(0, state.pendingCount());
+    }
+}
