@@ -18,6 +18,7 @@ public final class GantryCli {
 
     static {
         // One line per command.
+        COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand());
     }
 
     private GantryCli() {

@@ -1,0 +1,210 @@
+package io.gantry.cli.bench;
+
+import io.gantry.cli.GantryCli;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.policy.SrptOraclePolicy;
+import io.gantry.scheduling.predict.HistoryDurationPredictor;
+import io.gantry.scheduling.sim.JobOutcome;
+import io.gantry.scheduling.sim.RunMetrics;
+import io.gantry.scheduling.sim.SimulationResult;
+import io.gantry.scheduling.sim.Simulator;
+import io.gantry.scheduling.trace.BadRow;
+import io.gantry.scheduling.trace.Trace;
+import io.gantry.scheduling.trace.WorkloadShaper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code gantry bench}: replay a real trace through every chosen policy at each load and seed, then tabulate and plot. */
+public final class BenchCommand implements GantryCli.Command {
+
+    private static final int PLOT_POINTS = 1500;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public BenchCommand() {
+        this(System.out, System.err);
+    }
+
+    BenchCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String summary() {
+        return "replay a trace through the baseline schedulers; writes summary.json, summary.csv and plots";
+    }
+
+    @Override
+    public int run(String[] args) throws IOException {
+        BenchOptions opts;
+        try {
+            opts = BenchOptions.parse(args);
+        } catch (BenchOptions.HelpRequested h) {
+            out.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()));
+            return 0;
+        } catch (IllegalArgumentException e) {
+            err.println("gantry bench: " + e.getMessage());
+            err.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()));
+            return 2;
+        }
+        Files.createDirectories(opts.out());
+        List<BenchRow> rows = run(opts);
+        SummaryWriter.write(opts.out(), rows);
+        printTable(rows);
+        out.println("wrote " + opts.out().resolve("summary.json") + ", summary.csv and PNG plots");
+        return 0;
+    }
+
+    /** Runs every (load, seed, policy) replay, writes the plots, and returns the rows. */
+    List<BenchRow> run(BenchOptions opts) throws IOException {
+        long loadStart = System.nanoTime();
+        Trace trace = opts.trace().loader().load(opts.traceFile(), opts.nodeShape());
+        err.printf(Locale.ROOT, "loaded %d jobs from %s in %.2f s%n", trace.jobs().size(), opts.traceFile(),
+                (System.nanoTime() - loadStart) / 1e9);
+        for (String note : trace.notes()) {
+            err.println("note: " + note);
+        }
+        reportBadRows(trace.badRows());
+        List<NodeSpec> nodes = opts.nodeShape().nodes(opts.nodes());
+        double clusterGpus = (double) opts.nodes() * opts.nodeShape().gpus();
+        List<Double> loads = opts.loadsOrRecorded();
+        int totalRuns = loads.size() * opts.seeds().size() * opts.policies().size();
+        ProgressBar bar = new ProgressBar(err, totalRuns);
+        List<BenchRow> rows = new ArrayList<>();
+        int runIndex = 0;
+        for (double load : loads) {
+            Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();
+            for (long seed : opts.seeds()) {
+                WorkloadShaper.Shaped shaped = WorkloadShaper.shape(trace.jobs(), nodes, load, opts.jobs(), seed);
+                if (!shaped.unfit().isEmpty() && seed == opts.seeds().get(0) && load == loads.get(0)) {
+                    err.printf("%d jobs fit no node of this cluster and are left out (first: %s)%n", shaped.unfit().size(),
+                            String.join(", ", shaped.unfit().subList(0, Math.min(5, shaped.unfit().size()))));
+                }
+                for (String policy : opts.policies()) {
+                    final int index = runIndex;
+                    String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
+                    Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor());
+                    SimulationResult result = sim.run(shaped.jobs(), (done, total) -> bar.update(index, label, done, total));
+                    if (!result.unfinished().isEmpty()) {
+                        throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
+                    }
+                    rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
+                            policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
+                            RunMetrics.of(result, clusterGpus), result.wallS()));
+                    if (seed == opts.seeds().get(0)) {
+                        firstSeedResults.put(policy, result);
+                    }
+                    runIndex++;
+                }
+            }
+            plot(opts.out(), load, opts.seeds().get(0), firstSeedResults);
+        }
+        bar.finish();
+        return rows;
+    }
+
+    private void reportBadRows(List<BadRow> bad) {
+        if (bad.isEmpty()) {
+            return;
+        }
+        err.println(bad.size() + " rows could not be parsed (counted as bad_rows):");
+        bad.stream().limit(10).forEach(b -> err.println("  " + b));
+        if (bad.size() > 10) {
+            err.println("  ... and " + (bad.size() - 10) + " more");
+        }
+    }
+
+    private static String loadLabel(double target, double offered) {
+        return Double.isNaN(target) ? String.format(Locale.ROOT, "%.2f(recorded)", offered) : String.format(Locale.ROOT, "%.2f", target);
+    }
+
+    private void plot(Path dir, double load, long seed, Map<String, SimulationResult> results) throws IOException {
+        String tag = Double.isNaN(load) ? "recorded" : String.format(Locale.ROOT, "rho%.2f", load);
+        LineChart cdf = new LineChart("JCT CDF, " + tag + ", seed " + seed, "job completion time (s)", "fraction of jobs", true);
+        LineChart alloc = new LineChart("GPU allocation over time, " + tag + ", seed " + seed, "time (s)", "allocated GPU share", false);
+        for (Map.Entry<String, SimulationResult> e : results.entrySet()) {
+            String name = e.getKey().equals(SrptOraclePolicy.NAME) ? e.getKey() + " (oracle)" : e.getKey();
+            double[] jct = e.getValue().outcomes().stream().mapToDouble(JobOutcome::jctS).sorted().toArray();
+            int n = Math.min(PLOT_POINTS, jct.length);
+            double[] x = new double[n];
+            double[] y = new double[n];
+            for (int i = 0; i < n; i++) {
+                int k = (int) ((long) (i + 1) * jct.length / n) - 1;
+                x[i] = jct[k];
+                y[i] = (k + 1.0) / jct.length;
+            }
+            cdf.add(new LineChart.Series(name, x, y));
+            alloc.add(downsampledSteps(name, e.getValue().allocationTimes(), e.getValue().gpuAllocRatios()));
+        }
+        cdf.write(dir.resolve("jct-cdf-" + tag + ".png"));
+        alloc.write(dir.resolve("gpu-alloc-" + tag + ".png"));
+    }
+
+    /** Time-bucket means of a step function, so a plot of 100k changes stays readable. */
+    private static LineChart.Series downsampledSteps(String name, double[] t, double[] v) {
+        if (t.length < 2) {
+            return new LineChart.Series(name, t, v);
+        }
+        double start = t[0];
+        double end = t[t.length - 1];
+        int buckets = Math.min(PLOT_POINTS / 3, t.length);
+        double width = (end - start) / buckets;
+        double[] x = new double[buckets];
+        double[] y = new double[buckets];
+        int j = 0;
+        for (int b = 0; b < buckets; b++) {
+            double lo = start + b * width;
+            double hi = lo + width;
+            double area = 0;
+            while (j + 1 < t.length && t[j + 1] <= lo) {
+                j++;
+            }
+            int k = j;
+            double cur = lo;
+            while (cur < hi && k < t.length) {
+                double next = k + 1 < t.length ? Math.min(t[k + 1], hi) : hi;
+                area += v[k] * Math.max(0, next - cur);
+                cur = next;
+                k++;
+            }
+            x[b] = lo + width / 2;
+            y[b] = width > 0 ? area / width : v[j];
+        }
+        return new LineChart.Series(name, Arrays.copyOf(x, buckets), Arrays.copyOf(y, buckets));
+    }
+
+    private void printTable(List<BenchRow> rows) {
+        out.printf("%-8s %-6s %-12s %5s %11s %11s %11s %9s %7s %7s %6s %7s %7s%n", "trace", "load", "policy", "seeds",
+                "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain", "ftf_rho", "wall_s");
+        Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
+        for (BenchRow r : rows) {
+            groups.computeIfAbsent(r.targetLoad() + "|" + r.policy(), k -> new ArrayList<>()).add(r);
+        }
+        for (List<BenchRow> g : groups.values()) {
+            BenchRow f = g.get(0);
+            String policy = f.policy().equals(SrptOraclePolicy.NAME) ? f.policy() + "*" : f.policy();
+            out.printf(Locale.ROOT, "%-8s %-6s %-12s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %7.2f%n",
+                    f.trace(), loadLabel(f.targetLoad(), f.offeredLoad()).replace("(recorded)", "r"), policy, g.size(),
+                    mean(g, r -> r.m().avgJctS()), mean(g, r -> r.m().p99JctS()), mean(g, r -> r.m().avgQueueS()),
+                    mean(g, r -> r.m().avgSlowdown()), mean(g, r -> r.m().gpuAllocRatio()), mean(g, r -> r.m().nodeCv()),
+                    mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, BenchRow::wallS));
+        }
+        out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable)");
+    }
+
+    private static double mean(List<BenchRow> g, java.util.function.ToDoubleFunction<BenchRow> f) {
+        return g.stream().mapToDouble(f).average().orElse(Double.NaN);
+    }
+
+}

@@ -1,0 +1,149 @@
+package io.gantry.cli.bench;
+
+import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.trace.NodeShape;
+import io.gantry.scheduling.trace.TraceFormat;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
+record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
+                    List<String> policies, List<Long> seeds, int jobs, Path out) {
+
+    static final String USAGE = """
+            usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
+                                [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
+                                [--seeds 1,2,3] [--jobs N] [--out DIR]
+              --trace       trace format (default openb); each has a default file under ../shared/traces
+              --trace-file  any other file in that format (required for pai2020, which is not shipped)
+              --nodes       identical nodes in the cluster (default 13)
+              --node-shape  per node (default 8,96,384: Alibaba's commonest GPU node)
+              --load        target offered loads ρ; omit to replay arrivals as recorded
+              --policies    comma list (default all): %s
+              --seeds       seeds for the job window (default 1)
+              --jobs        keep N consecutive jobs at a seeded offset (default all)
+              --out         output folder (default bench/results/<timestamp>)
+            """;
+
+    static BenchOptions parse(String[] args) {
+        TraceFormat trace = TraceFormat.OPENB;
+        Path traceFile = null;
+        int nodes = 13;
+        NodeShape shape = NodeShape.ALIBABA_G2;
+        List<Double> loads = new ArrayList<>();
+        List<String> policies = new ArrayList<>(PolicyRegistry.names());
+        List<Long> seeds = List.of(1L);
+        int jobs = 0;
+        Path out = null;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--help") || flag.equals("-h")) {
+                throw new HelpRequested();
+            }
+            if (!flag.startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument '" + flag + "'");
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + " needs a value");
+            }
+            String v = args[++i];
+            switch (flag) {
+                case "--trace" -> trace = TraceFormat.byCliName(v);
+                case "--trace-file" -> traceFile = Path.of(v);
+                case "--nodes" -> nodes = positiveInt(flag, v);
+                case "--node-shape" -> shape = NodeShape.parse(v);
+                case "--load" -> {
+                    loads = new ArrayList<>();
+                    for (String s : list(flag, v)) {
+                        double d = number(flag, s);
+                        if (!(d > 0)) {
+                            throw new IllegalArgumentException("--load values must be positive, got " + s);
+                        }
+                        loads.add(d);
+                    }
+                }
+                case "--policies" -> {
+                    policies = list(flag, v);
+                    for (String p : policies) {
+                        if (!PolicyRegistry.names().contains(p)) {
+                            throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ", PolicyRegistry.names()));
+                        }
+                    }
+                }
+                case "--seeds" -> {
+                    seeds = new ArrayList<>();
+                    for (String s : list(flag, v)) {
+                        try {
+                            seeds.add(Long.parseLong(s));
+                        } catch (NumberFormatException e) {
+                            throw new IllegalArgumentException("--seeds takes whole numbers, got '" + s + "'");
+                        }
+                    }
+                }
+                case "--jobs" -> jobs = positiveInt(flag, v);
+                case "--out" -> out = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown flag " + flag);
+            }
+        }
+        if (traceFile == null) {
+            traceFile = trace.defaultFile();
+            if (traceFile == null) {
+                throw new IllegalArgumentException("--trace " + trace.cliName() + " has no shipped file: pass --trace-file PATH");
+            }
+        }
+        if (!traceFile.toFile().isFile()) {
+            throw new IllegalArgumentException("trace file not found: " + traceFile);
+        }
+        if (out == null) {
+            out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, out);
+    }
+
+    /** Loads to run: the targets, or one NaN meaning "as recorded". */
+    List<Double> loadsOrRecorded() {
+        return loads.isEmpty() ? List.of(Double.NaN) : loads;
+    }
+
+    private static List<String> list(String flag, String v) {
+        List<String> out = new ArrayList<>();
+        for (String s : v.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(flag + " needs at least one value");
+        }
+        return out;
+    }
+
+    private static int positiveInt(String flag, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " takes a whole number ≥ 1, got '" + v + "'");
+        }
+    }
+
+    private static double number(String flag, String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " takes numbers, got '" + v + "'");
+        }
+    }
+
+    static final class HelpRequested extends RuntimeException {
+        HelpRequested() {
+            super(null, null, false, false);
+        }
+    }
+}

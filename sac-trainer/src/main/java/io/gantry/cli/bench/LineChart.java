@@ -1,0 +1,139 @@
+package io.gantry.cli.bench;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.imageio.ImageIO;
+
+/** A minimal PNG line chart (java.awt, headless): enough for JCT CDFs and allocation-over-time plots, no plotting dependency. */
+final class LineChart {
+
+    record Series(String name, double[] x, double[] y) {
+    }
+
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+            new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
+    private static final int W = 900;
+    private static final int H = 560;
+    private static final int LEFT = 80;
+    private static final int RIGHT = 200;
+    private static final int TOP = 50;
+    private static final int BOTTOM = 60;
+
+    private final String title;
+    private final String xLabel;
+    private final String yLabel;
+    private final boolean logX;
+    private final List<Series> series = new ArrayList<>();
+
+    LineChart(String title, String xLabel, String yLabel, boolean logX) {
+        this.title = title;
+        this.xLabel = xLabel;
+        this.yLabel = yLabel;
+        this.logX = logX;
+    }
+
+    void add(Series s) {
+        series.add(s);
+    }
+
+    void write(Path file) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, W, H);
+        double minX = Double.POSITIVE_INFINITY;
+        double maxX = Double.NEGATIVE_INFINITY;
+        double minY = Double.POSITIVE_INFINITY;
+        double maxY = Double.NEGATIVE_INFINITY;
+        for (Series s : series) {
+            for (int i = 0; i < s.x.length; i++) {
+                double x = tx(s.x[i]);
+                if (Double.isFinite(x)) {
+                    minX = Math.min(minX, x);
+                    maxX = Math.max(maxX, x);
+                }
+                minY = Math.min(minY, s.y[i]);
+                maxY = Math.max(maxY, s.y[i]);
+            }
+        }
+        if (!(maxX > minX)) {
+            maxX = minX + 1;
+        }
+        minY = Math.min(0, minY);
+        if (!(maxY > minY)) {
+            maxY = minY + 1;
+        }
+        int pw = W - LEFT - RIGHT;
+        int ph = H - TOP - BOTTOM;
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
+        g.drawString(title, LEFT, 30);
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        g.drawRect(LEFT, TOP, pw, ph);
+        for (int k = 0; k <= 5; k++) {
+            double fx = minX + (maxX - minX) * k / 5;
+            int px = LEFT + pw * k / 5;
+            g.setColor(new Color(0xdddddd));
+            g.drawLine(px, TOP, px, TOP + ph);
+            g.setColor(Color.BLACK);
+            g.drawString(fmt(logX ? Math.pow(10, fx) : fx), px - 20, TOP + ph + 18);
+            double fy = minY + (maxY - minY) * k / 5;
+            int py = TOP + ph - ph * k / 5;
+            g.setColor(new Color(0xdddddd));
+            g.drawLine(LEFT, py, LEFT + pw, py);
+            g.setColor(Color.BLACK);
+            g.drawString(fmt(fy), 10, py + 4);
+        }
+        g.drawString(xLabel + (logX ? " (log scale)" : ""), LEFT + pw / 2 - 60, H - 15);
+        g.drawString(yLabel, 10, TOP - 10);
+        g.setStroke(new BasicStroke(2f));
+        for (int si = 0; si < series.size(); si++) {
+            Series s = series.get(si);
+            g.setColor(PALETTE[si % PALETTE.length]);
+            int prevX = -1;
+            int prevY = -1;
+            for (int i = 0; i < s.x.length; i++) {
+                double x = tx(s.x[i]);
+                if (!Double.isFinite(x)) {
+                    continue;
+                }
+                int px = LEFT + (int) Math.round((x - minX) / (maxX - minX) * pw);
+                int py = TOP + ph - (int) Math.round((s.y[i] - minY) / (maxY - minY) * ph);
+                if (prevX >= 0) {
+                    g.drawLine(prevX, prevY, px, py);
+                }
+                prevX = px;
+                prevY = py;
+            }
+            g.fillRect(W - RIGHT + 15, TOP + 10 + si * 20, 14, 4);
+            g.drawString(s.name, W - RIGHT + 35, TOP + 16 + si * 20);
+        }
+        g.dispose();
+        ImageIO.write(img, "png", file.toFile());
+    }
+
+    private double tx(double x) {
+        return logX ? (x > 0 ? Math.log10(x) : Double.NaN) : x;
+    }
+
+    private static String fmt(double v) {
+        double a = Math.abs(v);
+        if (a >= 1e6) {
+            return String.format("%.1fM", v / 1e6);
+        }
+        if (a >= 1e3) {
+            return String.format("%.1fk", v / 1e3);
+        }
+        return a >= 10 || a == 0 ? String.format("%.0f", v) : String.format("%.2f", v);
+    }
+}

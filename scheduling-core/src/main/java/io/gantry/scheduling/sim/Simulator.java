@@ -1,0 +1,264 @@
+package io.gantry.scheduling.sim;
+
+import io.gantry.scheduling.framework.Decision;
+import io.gantry.scheduling.framework.Placement;
+import io.gantry.scheduling.framework.RunningJob;
+import io.gantry.scheduling.framework.SchedulingContext;
+import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.model.ClusterState;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.predict.DurationPredictor;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * Discrete-event replay of a trace through a {@link SchedulingPolicy} in virtual time. Events are job
+ * arrivals (the trace, in submit order), completions (a priority queue) and wake-ups a policy asks
+ * for. All events at one instant are applied first, then one scheduling round runs. A job runs for
+ * exactly its true duration once it holds its whole gang; a preempted job keeps its progress.
+ *
+ * <p>Cost: a round hands the policy the pending queue, which is O(queue). To keep a replay near
+ * O(events × log queue) the engine skips work it can prove useless: when nothing was released
+ * since the last round and the policy never lets a non-fitting job block others
+ * ({@link SchedulingPolicy#skipsJobsThatDoNotFit()}), every older pending job already failed to
+ * fit in more free space than there is now, so only the newly arrived jobs are offered.
+ */
+public final class Simulator {
+
+    /** Told about progress now and then; {@code done} of {@code total} jobs have finished. */
+    @FunctionalInterface
+    public interface ProgressListener {
+        void progress(int done, int total);
+    }
+
+    private static final double WAKE_EPSILON_S = 1e-6;
+
+    private final List<NodeSpec> nodes;
+    private final SchedulingPolicy policy;
+    private final DurationPredictor predictor;
+
+    /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
+    public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
+        this.nodes = List.copyOf(nodes);
+        this.policy = policy;
+        this.predictor = predictor;
+    }
+
+    private static final class Run {
+        final JobRequest job;
+        final double submit;
+        double remainingS;
+        double attainedGpuS;
+        double firstStart = Double.NaN;
+        int preemptions;
+        int stint;
+        RunningJob current;
+
+        Run(JobRequest job) {
+            this.job = job;
+            this.submit = job.submitTime();
+            this.remainingS = job.trueDurationS();
+        }
+    }
+
+    private record Completion(double time, long seq, Run run, int stint) {
+    }
+
+    public SimulationResult run(List<JobRequest> trace, ProgressListener listener) {
+        long wallStart = System.nanoTime();
+        List<JobRequest> jobs = new ArrayList<>(trace);
+        jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));
+        for (JobRequest j : jobs) {
+            if (!(j.trueDurationS() >= 0)) {
+                throw new IllegalArgumentException("job " + j.id() + " has no valid duration: " + j.trueDurationS());
+            }
+        }
+        ClusterState cluster = new ClusterState(nodes);
+        AllocationMeter meter = new AllocationMeter(cluster);
+        Map<String, Run> pending = new LinkedHashMap<>();
+        Map<String, Run> running = new LinkedHashMap<>();
+        Map<String, Double> pendingAttained = new HashMap<>();
+        PriorityQueue<Completion> completions = new PriorityQueue<>(
+                Comparator.comparingDouble(Completion::time).thenComparingLong(Completion::seq));
+        long seq = 0;
+        List<JobOutcome> outcomes = new ArrayList<>(jobs.size());
+        DoubleSeries allocTimes = new DoubleSeries();
+        DoubleSeries allocRatios = new DoubleSeries();
+
+        long rounds = 0;
+        int next = 0;
+        double now = jobs.isEmpty() ? 0 : jobs.get(0).submitTime();
+        double start = now;
+        double wakeAt = Double.NaN;
+        int reportEvery = Math.max(1, jobs.size() / 200);
+
+        while (true) {
+            while (!completions.isEmpty() && isStale(completions.peek(), running)) {
+                completions.poll();
+            }
+            double t = Double.POSITIVE_INFINITY;
+            if (next < jobs.size()) {
+                t = jobs.get(next).submitTime();
+            }
+            if (!completions.isEmpty()) {
+                t = Math.min(t, completions.peek().time());
+            }
+            if (!Double.isNaN(wakeAt)) {
+                t = Math.min(t, wakeAt);
+            }
+            if (t == Double.POSITIVE_INFINITY) {
+                break;
+            }
+            meter.advance(t - now);
+            now = t;
+
+            boolean released = false;
+            while (!completions.isEmpty() && completions.peek().time() <= now) {
+                Completion c = completions.poll();
+                if (isStale(c, running)) {
+                    continue;
+                }
+                Run r = c.run();
+                running.remove(r.job.id());
+                meter.release(r.job, r.current.nodes());
+                released = true;
+                outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
+                        r.job.trueDurationS(), r.preemptions));
+                if (predictor != null) {
+                    predictor.observe(r.job, r.job.trueDurationS());
+                }
+                if (listener != null && outcomes.size() % reportEvery == 0) {
+                    listener.progress(outcomes.size(), jobs.size());
+                }
+            }
+            List<JobRequest> arrived = new ArrayList<>();
+            while (next < jobs.size() && jobs.get(next).submitTime() <= now) {
+                JobRequest j = jobs.get(next++);
+                if (predictor != null) {
+                    j = withPrediction(j, predictor.predict(j));
+                }
+                pending.put(j.id(), new Run(j));
+                arrived.add(j);
+            }
+            boolean woken = !Double.isNaN(wakeAt) && wakeAt <= now;
+            if (woken) {
+                wakeAt = Double.NaN;
+            }
+            if (pending.isEmpty()) {
+                continue;
+            }
+            List<JobRequest> offered;
+            if (!released && !woken && policy.skipsJobsThatDoNotFit()) {
+                offered = arrived;
+            } else {
+                offered = new ArrayList<>(pending.size());
+                for (Run r : pending.values()) {
+                    offered.add(r.job);
+                }
+            }
+            if (offered.isEmpty()) {
+                continue;
+            }
+            List<RunningJob> runningNow = new ArrayList<>(running.size());
+            for (Run r : running.values()) {
+                runningNow.add(r.current);
+            }
+            rounds++;
+            Decision d = policy.decide(new SchedulingContext(now, offered, cluster, runningNow, pendingAttained));
+
+            for (String id : d.preemptions()) {
+                Run r = running.remove(id);
+                if (r == null) {
+                    throw new IllegalStateException(policy.name() + " preempted " + id + ", which is not running");
+                }
+                double ran = now - r.current.startedAt();
+                r.remainingS = Math.max(0, r.remainingS - ran);
+                r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
+                r.preemptions++;
+                r.stint++;
+                meter.release(r.job, r.current.nodes());
+                r.current = null;
+                pending.put(id, r);
+                pendingAttained.put(id, r.attainedGpuS);
+            }
+            for (Placement p : d.placements()) {
+                Run r = pending.remove(p.jobId());
+                if (r == null) {
+                    throw new IllegalStateException(policy.name() + " placed " + p.jobId() + ", which is not pending");
+                }
+                if (p.nodes().size() != r.job.tasks()) {
+                    throw new IllegalStateException(policy.name() + " placed " + p.nodes().size() + " of "
+                            + r.job.tasks() + " tasks of gang " + p.jobId());
+                }
+                // ClusterState refuses over-allocation, so a policy that over-commits fails the replay loudly.
+                meter.allocate(r.job, p.nodes());
+                pendingAttained.remove(p.jobId());
+                if (Double.isNaN(r.firstStart)) {
+                    r.firstStart = now;
+                }
+                r.current = new RunningJob(r.job, p.nodes(), now, r.attainedGpuS);
+                running.put(r.job.id(), r);
+                completions.add(new Completion(now + r.remainingS, seq++, r, r.stint));
+            }
+            double ratio = meter.gpuRatio();
+            if (allocRatios.size() == 0 || allocRatios.last() != ratio) {
+                allocTimes.add(now);
+                allocRatios.add(ratio);
+            }
+            if (!Double.isNaN(d.wakeAt()) && d.wakeAt() > now + WAKE_EPSILON_S) {
+                wakeAt = d.wakeAt();
+            }
+        }
+        List<String> unfinished = new ArrayList<>(pending.keySet());
+        unfinished.addAll(running.keySet());
+        double span = now - start;
+        if (listener != null) {
+            listener.progress(outcomes.size(), jobs.size());
+        }
+        return new SimulationResult(outcomes, unfinished, allocTimes.toArray(), allocRatios.toArray(),
+                meter.meanGpuRatio(span), meter.meanCpuRatio(span), meter.meanMemRatio(span), meter.meanNodeCv(),
+                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9);
+    }
+
+    private static boolean isStale(Completion c, Map<String, Run> running) {
+        Run r = running.get(c.run().job.id());
+        return r != c.run() || r.stint != c.stint();
+    }
+
+    private static JobRequest withPrediction(JobRequest j, double predicted) {
+        return new JobRequest(j.id(), j.user(), j.tasks(), j.perTask(), j.submitTime(), j.priority(), predicted,
+                j.trueDurationS());
+    }
+
+    /** A growable array of doubles: the allocation time series has one point per change. */
+    private static final class DoubleSeries {
+        private double[] values = new double[1024];
+        private int size;
+
+        void add(double v) {
+            if (size == values.length) {
+                values = Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = v;
+        }
+
+        int size() {
+            return size;
+        }
+
+        double last() {
+            return values[size - 1];
+        }
+
+        double[] toArray() {
+            return Arrays.copyOf(values, size);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.gantry.scheduling.trace;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where the shared, read-only traces live. Never copied into the repository: tests and the bench read
+ * them in place. Order: system property {@code gantry.shared.dir} (surefire sets it), environment
+ * {@code GANTRY_SHARED_DIR}, then {@code ../shared} next to the project root.
+ */
+public final class SharedTraces {
+
+    private SharedTraces() {
+    }
+
+    public static Path sharedDir() {
+        String prop = System.getProperty("gantry.shared.dir");
+        if (prop != null && !prop.isBlank()) {
+            return Path.of(prop);
+        }
+        String env = System.getenv("GANTRY_SHARED_DIR");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        Path dir = Path.of("").toAbsolutePath();
+        // Walk up to the project root (the directory holding mvnw), then to its sibling "shared".
+        for (Path p = dir; p != null; p = p.getParent()) {
+            if (Files.exists(p.resolve("mvnw")) && Files.isDirectory(p.resolveSibling("shared"))) {
+                return p.resolveSibling("shared");
+            }
+        }
+        return dir.resolve("../shared").normalize();
+    }
+
+    public static Path tracesDir() {
+        return sharedDir().resolve("traces");
+    }
+}

@@ -1,0 +1,20 @@
+package io.gantry.scheduling.trace;
+
+import io.gantry.scheduling.model.JobRequest;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Jobs read from one trace file, with everything the loader could not use.
+ *
+ * @param jobs    in file order; submit times in seconds from the trace's first submission
+ * @param badRows rows that could not be parsed
+ * @param notes   rows deliberately left out and why (for example pods that never ran), with counts
+ */
+public record Trace(String format, Path file, List<JobRequest> jobs, List<BadRow> badRows, List<String> notes) {
+    public Trace {
+        jobs = List.copyOf(jobs);
+        badRows = List.copyOf(badRows);
+        notes = List.copyOf(notes);
+    }
+}
