@@ -1,0 +1,56 @@
+package io.gantry.dispatcher.service;
+
+import io.gantry.dispatcher.simulated.SimulatedCluster;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The dispatcher's meters on /q/metrics. Labels are bounded: a failure cause, never a job id. */
+@ApplicationScoped
+public class DispatcherMetrics {
+
+    private final MeterRegistry registry;
+    private final Counter started;
+    private final Counter completed;
+    private final Counter duplicates;
+    private final Timer bindLatency;
+    private final Map<String, Counter> failedByCause = new ConcurrentHashMap<>();
+
+    public DispatcherMetrics(MeterRegistry registry, SimulatedCluster cluster) {
+        this.registry = registry;
+        started = Counter.builder("gantry.dispatcher.jobs.started").description("Jobs bound and started").register(registry);
+        completed = Counter.builder("gantry.dispatcher.jobs.completed").description("Jobs that ran to completion")
+                .register(registry);
+        duplicates = Counter.builder("gantry.dispatcher.duplicate.decisions")
+                .description("Decisions for a job already started or finished, ignored").register(registry);
+        bindLatency = Timer.builder("gantry.dispatcher.bind.latency")
+                .description("From the decision's occurredAt to the job's pods being bound")
+                .publishPercentileHistogram().register(registry);
+        Gauge.builder("gantry.dispatcher.running.jobs", cluster, SimulatedCluster::runningJobs)
+                .description("Jobs running on the cluster now").register(registry);
+    }
+
+    void started(Duration sinceDecision) {
+        started.increment();
+        bindLatency.record(sinceDecision.isNegative() ? Duration.ZERO : sinceDecision);
+    }
+
+    void completed() {
+        completed.increment();
+    }
+
+    void failed(String cause) {
+        failedByCause.computeIfAbsent(cause, c -> Counter.builder("gantry.dispatcher.jobs.failed")
+                .description("Decisions that could not be carried out, by cause").tag("cause", c)
+                .register(registry)).increment();
+    }
+
+    void duplicate() {
+        duplicates.increment();
+    }
+}

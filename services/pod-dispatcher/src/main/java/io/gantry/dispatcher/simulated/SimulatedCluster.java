@@ -1,0 +1,197 @@
+package io.gantry.dispatcher.simulated;
+
+import io.gantry.dispatcher.config.SimulatedClusterConfig;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.SchedulingDecision;
+import io.gantry.scheduling.model.ClusterState;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.NodeState;
+import io.gantry.scheduling.model.Resources;
+import jakarta.annotation.PreDestroy;
+import io.quarkus.runtime.Startup;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jboss.logging.Logger;
+
+/**
+ * Fake nodes that run pods for their duration in accelerated real time, like KWOK (DESIGN §2). The allocation
+ * model is scheduling-core's {@link ClusterState}, so the simulated cluster refuses exactly what the scheduler's
+ * model would refuse and is never over-allocated.
+ *
+ * <p>Simulated pods use exactly what they request: the utilisation the nodes report (CPU idle time, GPU
+ * utilisation, available memory) is derived from the requests of the pods running on them, never random.
+ *
+ * <p>Completions are timers on one {@link ScheduledThreadPoolExecutor} (a heap ordered by due time, nanosecond
+ * delays), not a thread per pod, so a speedup of 10⁵ and more with thousands of pods costs one thread.
+ *
+ * <p>State lives in memory only: after a restart the simulated cluster is empty.
+ */
+// Started with the app, not on the first decision: the simulated clock and the exposition run from startup.
+@Startup
+@ApplicationScoped
+public class SimulatedCluster {
+
+    private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
+    /** Job ids remembered for "never bound twice"; far more than any replay keeps in flight. */
+    private static final int REMEMBERED_JOBS = 1_000_000;
+
+    private final SimulatedClusterConfig config;
+    private final SimulatedClock clock;
+    private final ClusterState state;
+    private final Map<String, CpuIdleAccount> idleByNode = new HashMap<>();
+    private final Map<String, RunningJob> running = new LinkedHashMap<>();
+    private final Set<String> decidedJobIds = Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_JOBS;
+        }
+    });
+    private final ScheduledThreadPoolExecutor timers;
+    private volatile boolean stopping;
+
+    public SimulatedCluster(SimulatedClusterConfig config) {
+        if (config.nodes() < 1) {
+            throw new IllegalArgumentException("gantry.simulated-cluster.nodes must be at least 1, was " + config.nodes());
+        }
+        if (!(config.speedup() > 0) || Double.isInfinite(config.speedup())) {
+            throw new IllegalArgumentException("gantry.simulated-cluster.speedup must be a positive number, was "
+                    + config.speedup());
+        }
+        if (!(config.defaultDurationS() >= 0)) {
+            throw new IllegalArgumentException("gantry.simulated-cluster.default-duration-s must be >= 0, was "
+                    + config.defaultDurationS());
+        }
+        this.config = config;
+        this.clock = new SimulatedClock(config.speedup());
+        Resources shape = Resources.ofGpus(config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode());
+        List<NodeSpec> specs = new ArrayList<>();
+        for (int i = 1; i <= config.nodes(); i++) {
+            String name = String.format("sim-node-%02d", i);
+            specs.add(new NodeSpec(name, shape));
+            idleByNode.put(name, new CpuIdleAccount(config.vcpusPerNode(), clock.nowEpochSeconds()));
+        }
+        this.state = new ClusterState(specs);
+        this.timers = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "simulated-cluster-timers");
+            t.setDaemon(true);
+            return t;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+        LOG.infof("simulated cluster: %d nodes of %d GPU / %d vCPU / %d GiB, speedup %.0f, default duration %.0f s",
+                config.nodes(), config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode(),
+                config.speedup(), config.defaultDurationS());
+    }
+
+    /**
+     * Places task {@code i} of the decision on {@code nodes.get(i)}, all or nothing. Refuses, charging nothing,
+     * when a node is unknown or the tasks do not fit in what is free; a job decided before is never bound again.
+     */
+    public synchronized BindOutcome bind(SchedulingDecision decision) {
+        if (!decidedJobIds.add(decision.jobId())) {
+            return new BindOutcome.AlreadyDecided(decision.jobId());
+        }
+        ResourceAmounts p = decision.perTask();
+        Resources perTask = new Resources(p.gpuMilli(), p.cpuMilli(), p.memoryMib());
+        Map<String, Integer> tasksPerNode = new LinkedHashMap<>();
+        for (String node : decision.nodes()) {
+            tasksPerNode.merge(node, 1, Integer::sum);
+        }
+        for (Map.Entry<String, Integer> e : tasksPerNode.entrySet()) {
+            if (!state.hasNode(e.getKey())) {
+                return new BindOutcome.Refused("unknown_node", "node " + e.getKey() + " is not in the simulated cluster");
+            }
+            NodeState node = state.node(e.getKey());
+            Resources needed = perTask.times(e.getValue());
+            if (!node.fits(needed)) {
+                return new BindOutcome.Refused("insufficient_resources", e.getValue() + " task(s) of " + describe(perTask)
+                        + " do not fit on " + node.name() + ": free " + describe(node.free()));
+            }
+        }
+        double now = clock.nowEpochSeconds();
+        tasksPerNode.keySet().forEach(n -> idleByNode.get(n).advanceTo(now, state.node(n).allocated()));
+        for (String node : decision.nodes()) {
+            state.allocate(node, perTask);
+        }
+        double duration = decision.durationS() != null ? decision.durationS() : config.defaultDurationS();
+        RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now);
+        running.put(job.jobId(), job);
+        return new BindOutcome.Bound(job);
+    }
+
+    /**
+     * Starts the job's clock: after its duration (in simulated time) its resources are released and
+     * {@code onCompleted} is called. Called once the start is announced, so a completion can never overtake it.
+     */
+    public void runToCompletion(RunningJob job, Consumer<RunningJob> onCompleted) {
+        if (stopping) {
+            return;
+        }
+        timers.schedule(() -> {
+            if (stopping) {
+                return;
+            }
+            finish(job);
+            onCompleted.accept(job);
+        }, clock.wallNanosFor(job.durationS()), TimeUnit.NANOSECONDS);
+    }
+
+    private synchronized void finish(RunningJob job) {
+        if (running.remove(job.jobId()) == null) {
+            return;
+        }
+        double now = clock.nowEpochSeconds();
+        for (String node : new java.util.LinkedHashSet<>(job.nodes())) {
+            idleByNode.get(node).advanceTo(now, state.node(node).allocated());
+        }
+        for (String node : job.nodes()) {
+            state.release(node, job.perTask());
+        }
+    }
+
+    /** Every node with its capacity, allocation, pods and CPU idle counters at one simulated instant. */
+    public synchronized ClusterSnapshot snapshot() {
+        double now = clock.nowEpochSeconds();
+        Map<String, List<ClusterSnapshot.Pod>> podsByNode = new HashMap<>();
+        for (RunningJob job : running.values()) {
+            for (int i = 0; i < job.nodes().size(); i++) {
+                podsByNode.computeIfAbsent(job.nodes().get(i), n -> new ArrayList<>())
+                        .add(new ClusterSnapshot.Pod(job.podName(i), job.jobId(), job.decision().user(), job.perTask()));
+            }
+        }
+        List<ClusterSnapshot.Node> nodes = new ArrayList<>();
+        for (NodeState n : state.nodes()) {
+            CpuIdleAccount idle = idleByNode.get(n.name());
+            idle.advanceTo(now, n.allocated());
+            nodes.add(new ClusterSnapshot.Node(n.name(), n.capacity(), n.allocated(),
+                    podsByNode.getOrDefault(n.name(), List.of()), idle.idleSecondsPerCpu()));
+        }
+        return new ClusterSnapshot(now, nodes);
+    }
+
+    public synchronized int runningJobs() {
+        return running.size();
+    }
+
+    @PreDestroy
+    void stop() {
+        // Pending completions are dropped, not run against a closing emitter; the cluster is in-memory anyway.
+        stopping = true;
+        List<Runnable> pending = timers.shutdownNow();
+        if (!pending.isEmpty()) {
+            LOG.infof("simulated cluster stopped with %d job(s) still running", pending.size());
+        }
+    }
+
+    private static String describe(Resources r) {
+        return String.format("%.3f GPU / %d mCPU / %d MiB", r.gpus(), r.cpuMilli(), r.memoryMib());
+    }
+}
