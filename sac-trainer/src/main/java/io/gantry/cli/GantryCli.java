@@ -19,6 +19,7 @@ public final class GantryCli {
     static {
         // One line per command.
         COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand());
+        COMMANDS.put("replay", new io.gantry.cli.replay.ReplayCommand());
     }
 
     private GantryCli() {

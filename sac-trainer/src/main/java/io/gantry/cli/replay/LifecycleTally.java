@@ -1,0 +1,118 @@
+package io.gantry.cli.replay;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
+import io.gantry.events.JobRejected;
+import io.gantry.events.JobStarted;
+import io.gantry.events.LifecycleEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Counts what happened to the jobs one replay submitted, from their lifecycle events. A job that reaches two
+ * terminal states, or starts twice, is a duplicate: the pipeline promises neither happens.
+ */
+final class LifecycleTally {
+
+    private final double speedup;
+    private final Set<String> submitted = new HashSet<>();
+    private final Set<String> started = new HashSet<>();
+    private final Map<String, String> terminal = new HashMap<>();
+    private final List<Double> jctS = new ArrayList<>();
+    private final List<Double> submitToBindMs = new ArrayList<>();
+    private int completed;
+    private int failed;
+    private int rejected;
+    private int duplicates;
+    private int unreadable;
+
+    LifecycleTally(double speedup) {
+        this.speedup = speedup;
+    }
+
+    synchronized void submitted(String jobId) {
+        submitted.add(jobId);
+    }
+
+    synchronized void accept(String json) {
+        LifecycleEvent e;
+        try {
+            e = EventCodec.decode(json, LifecycleEvent.class);
+        } catch (InvalidEventException ex) {
+            unreadable++;
+            return;
+        }
+        if (!submitted.contains(e.jobId())) {
+            return; // another replay's or another user's job
+        }
+        if (e instanceof JobStarted s) {
+            if (!started.add(s.jobId())) {
+                duplicates++;
+            } else if (s.submittedAt() != null) {
+                submitToBindMs.add(Duration.between(s.submittedAt(), s.occurredAt()).toNanos() / 1e6);
+            }
+            return;
+        }
+        if (!e.terminal()) {
+            return;
+        }
+        if (terminal.putIfAbsent(e.jobId(), e.type()) != null) {
+            duplicates++;
+            return;
+        }
+        if (e instanceof JobCompleted c) {
+            completed++;
+            if (c.submittedAt() != null) {
+                // Wall time in the accelerated cluster, scaled back to the trace's seconds.
+                jctS.add(Duration.between(c.submittedAt(), c.occurredAt()).toNanos() / 1e9 * speedup);
+            }
+        } else if (e instanceof JobFailed) {
+            failed++;
+        } else if (e instanceof JobRejected) {
+            rejected++;
+        }
+    }
+
+    synchronized boolean allDone() {
+        return !submitted.isEmpty() && terminal.size() == submitted.size();
+    }
+
+    synchronized Snapshot snapshot() {
+        return new Snapshot(submitted.size(), started.size(), completed, failed, rejected, duplicates, unreadable,
+                mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
+    }
+
+    record Snapshot(int submitted, int started, int completed, int failed, int rejected, int duplicates,
+                    int unreadable, double avgJctS, double p50SubmitToBindMs, double p99SubmitToBindMs) {
+        int running() {
+            return started - completed - failed;
+        }
+
+        int finished() {
+            return completed + failed + rejected;
+        }
+    }
+
+    private static double mean(List<Double> xs) {
+        return xs.isEmpty() ? 0 : xs.stream().mapToDouble(Double::doubleValue).sum() / xs.size();
+    }
+
+    /** Nearest-rank percentile; 0 for no samples. */
+    static double percentile(List<Double> xs, double q) {
+        if (xs.isEmpty()) {
+            return 0;
+        }
+        List<Double> sorted = new ArrayList<>(xs);
+        Collections.sort(sorted);
+        int rank = (int) Math.ceil(q * sorted.size());
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+    }
+}

@@ -1,0 +1,194 @@
+package io.gantry.cli.replay;
+
+import io.gantry.cli.GantryCli;
+import io.gantry.events.EventCodec;
+import io.gantry.events.Events;
+import io.gantry.events.GantryEvent;
+import io.gantry.events.JobSubmitted;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.Topics;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.trace.Trace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Replays a trace into a running Gantry as any Kafka producer would: one {@code JobSubmitted} per job on
+ * {@code gantry.jobs.submitted}, keyed by job id, at the trace's arrival times divided by the speed-up; then
+ * follows {@code gantry.jobs.lifecycle} until every job has ended, with a live progress line.
+ */
+public final class ReplayCommand implements GantryCli.Command {
+
+    @Override
+    public String summary() {
+        return "submit a trace's jobs to a running Gantry and report what became of them";
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        ReplayOptions o;
+        try {
+            o = ReplayOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("gantry replay: " + e.getMessage() + "\n" + ReplayOptions.USAGE);
+            return 2;
+        }
+        Trace trace = o.trace().loader().load(o.file(), o.shape());
+        List<JobRequest> jobs = new ArrayList<>(trace.jobs());
+        jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));
+        jobs = jobs.subList(0, Math.min(o.jobs(), jobs.size()));
+        if (jobs.isEmpty()) {
+            System.err.println("gantry replay: no jobs in " + o.file());
+            return 1;
+        }
+        System.err.printf(Locale.ROOT, "replaying %d jobs of %s at %.0fx (%d bad rows skipped)%n", jobs.size(),
+                o.file(), o.speedup(), trace.badRows().size());
+
+        LifecycleTally tally = new LifecycleTally(o.speedup());
+        AtomicBoolean stop = new AtomicBoolean();
+        Instant started = Instant.now();
+        Thread printer = new Thread(() -> printSummary(o, tally, started), "replay-summary");
+        Runtime.getRuntime().addShutdownHook(printer);
+        try (KafkaConsumer<String, String> lifecycle = lifecycleConsumer(o.bootstrap());
+             KafkaProducer<String, String> producer = producer(o.bootstrap())) {
+            Thread follower = new Thread(() -> follow(lifecycle, tally, stop), "lifecycle-follower");
+            follower.setDaemon(true);
+            follower.start();
+            submit(jobs, o, producer, tally);
+            long deadline = System.nanoTime() + (long) Math.min(o.timeoutS() * 1e9, Long.MAX_VALUE / 2);
+            while (!(o.exitWhenDone() && tally.allDone()) && System.nanoTime() < deadline) {
+                progress(tally.snapshot(), jobs.size(), started);
+                Thread.sleep(250);
+            }
+            progress(tally.snapshot(), jobs.size(), started);
+            System.err.println();
+            stop.set(true);
+            follower.join(5_000);
+        }
+        Runtime.getRuntime().removeShutdownHook(printer);
+        printSummary(o, tally, started);
+        return tally.allDone() ? 0 : 1;
+    }
+
+    /** Publishes each job at its (accelerated) arrival time, or at a fixed rate when {@code --rate} is given. */
+    private static void submit(List<JobRequest> jobs, ReplayOptions o, KafkaProducer<String, String> producer,
+                               LifecycleTally tally) throws InterruptedException {
+        double t0 = jobs.get(0).submitTime();
+        long wallStart = System.nanoTime();
+        Instant began = Instant.now();
+        for (int i = 0; i < jobs.size(); i++) {
+            JobRequest j = jobs.get(i);
+            double dueS = o.rate() > 0 ? i / o.rate() : o.rate() == 0 ? 0 : (j.submitTime() - t0) / o.speedup();
+            long waitNs = wallStart + (long) (dueS * 1e9) - System.nanoTime();
+            if (waitNs > 1_000_000) {
+                Thread.sleep(waitNs / 1_000_000, (int) (waitNs % 1_000_000));
+            }
+            JobSubmitted e = toEvent(j);
+            tally.submitted(e.jobId());
+            producer.send(new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e)));
+            if (i % 50 == 0) {
+                progress(tally.snapshot(), jobs.size(), began);
+            }
+        }
+        producer.flush();
+    }
+
+    static JobSubmitted toEvent(JobRequest j) {
+        var r = j.perTask();
+        // The Alibaba trace has no users; its loader names the QoS class as the tenant. Never blank on the wire.
+        String user = j.user() == null || j.user().isBlank() ? "unknown" : j.user();
+        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), j.id(), user, j.id(), null,
+                j.tasks(), new ResourceAmounts(r.gpuMilli(), r.cpuMilli(), r.memoryMib()), null, null,
+                Double.isFinite(j.trueDurationS()) ? j.trueDurationS() : null, null);
+    }
+
+    private static void follow(KafkaConsumer<String, String> consumer, LifecycleTally tally, AtomicBoolean stop) {
+        while (!stop.get()) {
+            for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(100))) {
+                tally.accept(r.value());
+            }
+        }
+    }
+
+    private static void progress(LifecycleTally.Snapshot s, int total, Instant since) {
+        double wall = Duration.between(since, Instant.now()).toMillis() / 1000.0;
+        System.err.printf(Locale.ROOT, "\r[%6.1fs] submitted %d/%d  running %d  completed %d  failed %d  rejected %d  "
+                        + "pending %d  dup %d   ", wall, s.submitted(), total, s.running(), s.completed(), s.failed(),
+                s.rejected(), s.submitted() - s.started() - s.rejected(), s.duplicates());
+    }
+
+    private static void printSummary(ReplayOptions o, LifecycleTally tally, Instant started) {
+        LifecycleTally.Snapshot s = tally.snapshot();
+        double wall = Duration.between(started, Instant.now()).toMillis() / 1000.0;
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("submitted", s.submitted());
+        summary.put("completed", s.completed());
+        summary.put("failed", s.failed());
+        summary.put("rejected", s.rejected());
+        summary.put("duplicates", s.duplicates());
+        summary.put("avg_jct_s", s.avgJctS());
+        summary.put("p99_submit_to_bind_ms", s.p99SubmitToBindMs());
+        summary.put("p50_submit_to_bind_ms", s.p50SubmitToBindMs());
+        summary.put("unfinished", s.submitted() - s.finished());
+        summary.put("speedup", o.speedup());
+        summary.put("wall_s", wall);
+        summary.put("jobs_per_s", wall > 0 ? s.finished() / wall : 0);
+        try {
+            String json = EventCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary);
+            System.out.println(json);
+            if (o.summary() != null) {
+                if (o.summary().toAbsolutePath().getParent() != null) {
+                    Files.createDirectories(o.summary().toAbsolutePath().getParent());
+                }
+                Files.writeString(o.summary(), json + "\n");
+            }
+        } catch (IOException e) {
+            System.err.println("gantry replay: cannot write " + o.summary() + ": " + e.getMessage());
+        }
+    }
+
+    private static KafkaProducer<String, String> producer(String bootstrap) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(p);
+    }
+
+    /** Reads the lifecycle topic from its current end, assigned before the first job is sent so nothing is missed. */
+    private static KafkaConsumer<String, String> lifecycleConsumer(String bootstrap) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c);
+        List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS_LIFECYCLE, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(parts);
+        consumer.seekToEnd(parts);
+        parts.forEach(consumer::position); // resolve the end offsets now, before any job is submitted
+        return consumer;
+    }
+}

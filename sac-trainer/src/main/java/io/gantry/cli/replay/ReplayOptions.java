@@ -1,0 +1,104 @@
+package io.gantry.cli.replay;
+
+import io.gantry.scheduling.trace.NodeShape;
+import io.gantry.scheduling.trace.TraceFormat;
+import java.nio.file.Path;
+
+/** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
+record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int jobs, double speedup, double rate,
+                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape) {
+
+    static final String USAGE = """
+            usage: gantry replay [--bootstrap HOST:PORT] [--trace openb|philly|pollux|pai2020] [--trace-file PATH]
+                                 [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
+                                 [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB]
+              --speedup X   trace seconds per wall-clock second (arrivals and the simulated cluster alike)
+              --rate R      ignore the trace's arrival times and submit R jobs per second (0 = as fast as possible)
+            """;
+
+    static ReplayOptions parse(String[] args) {
+        String bootstrap = "localhost:9092";
+        TraceFormat trace = TraceFormat.OPENB;
+        Path traceFile = null;
+        int jobs = Integer.MAX_VALUE;
+        double speedup = 20_000;
+        double rate = -1;
+        boolean exitWhenDone = false;
+        Path summary = null;
+        double timeoutS = Double.POSITIVE_INFINITY;
+        NodeShape shape = NodeShape.ALIBABA_G2;
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--exit-when-done")) {
+                exitWhenDone = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(flag + ": needs a value");
+            }
+            String v = args[++i];
+            switch (flag) {
+                case "--bootstrap" -> bootstrap = v;
+                case "--trace" -> trace = TraceFormat.byCliName(v);
+                case "--trace-file" -> traceFile = Path.of(v);
+                case "--jobs" -> jobs = positiveInt(flag, v);
+                case "--speedup" -> speedup = positive(flag, v);
+                case "--rate" -> rate = nonNegative(flag, v);
+                case "--summary" -> summary = Path.of(v);
+                case "--timeout-s" -> timeoutS = positive(flag, v);
+                case "--node-shape" -> shape = NodeShape.parse(v);
+                default -> throw new IllegalArgumentException(flag + ": unknown flag");
+            }
+        }
+        return new ReplayOptions(bootstrap, trace, traceFile, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
+                shape);
+    }
+
+    Path file() {
+        Path f = traceFile != null ? traceFile : trace.defaultFile();
+        if (f == null) {
+            throw new IllegalArgumentException("--trace-file: the " + trace.cliName() + " format has no default file");
+        }
+        return f;
+    }
+
+    private static int positiveInt(String flag, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(flag + ": must be a positive whole number, was '" + v + "'");
+    }
+
+    private static double positive(String flag, String v) {
+        double d = number(flag, v);
+        if (d <= 0) {
+            throw new IllegalArgumentException(flag + ": must be positive, was " + v);
+        }
+        return d;
+    }
+
+    private static double nonNegative(String flag, String v) {
+        double d = number(flag, v);
+        if (d < 0) {
+            throw new IllegalArgumentException(flag + ": must not be negative, was " + v);
+        }
+        return d;
+    }
+
+    private static double number(String flag, String v) {
+        try {
+            double d = Double.parseDouble(v);
+            if (Double.isFinite(d)) {
+                return d;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException(flag + ": must be a number, was '" + v + "'");
+    }
+}
