@@ -1,8 +1,10 @@
 package io.gantry.scheduling.framework;
 
 import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * A policy assembled from plugins the way kube-scheduler is: sort the queue, then for each job in
@@ -34,11 +36,15 @@ public class FrameworkPolicy implements SchedulingPolicy {
 
     @Override
     public List<Placement> schedule(SchedulingContext ctx) {
-        List<JobRequest> queue = new ArrayList<>(ctx.pending());
-        queue.sort(queueSort.order(ctx));
         GangPlacer placer = newPlacer(ctx);
+        Resources smallest = GangPlacer.smallestRequest(ctx.pending());
         List<Placement> out = new ArrayList<>();
-        for (JobRequest job : queue) {
+        // A heap instead of a full sort: jobs are taken in order only until the cluster is too full for
+        // even the smallest request, which after a single completion is usually a handful of jobs.
+        PriorityQueue<JobRequest> queue = new PriorityQueue<>(Math.max(1, ctx.pending().size()), queueSort.order(ctx));
+        queue.addAll(ctx.pending());
+        while (!queue.isEmpty() && placer.mightFit(smallest)) {
+            JobRequest job = queue.poll();
             List<String> gang = placer.place(job);
             if (gang != null) {
                 out.add(new Placement(job.id(), gang));

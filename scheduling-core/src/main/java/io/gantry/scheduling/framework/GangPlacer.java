@@ -103,8 +103,26 @@ public final class GangPlacer {
 
     /** True when one task of the job fits on at least one node as things stand (filters aside). */
     public boolean mightFit(JobRequest job) {
-        Resources t = job.perTask();
+        return mightFit(job.perTask());
+    }
+
+    /** True when a task of this size could fit somewhere; false proves it fits nowhere. */
+    public boolean mightFit(Resources t) {
         return t.gpuMilli() <= maxFreeGpu && t.cpuMilli() <= maxFreeCpu && t.memoryMib() <= maxFreeMem;
+    }
+
+    /** Component-wise smallest per-task request: if even this fits nowhere, no job of the list can start. */
+    public static Resources smallestRequest(List<JobRequest> jobs) {
+        long g = Long.MAX_VALUE;
+        long c = Long.MAX_VALUE;
+        long m = Long.MAX_VALUE;
+        for (JobRequest j : jobs) {
+            Resources t = j.perTask();
+            g = Math.min(g, t.gpuMilli());
+            c = Math.min(c, t.cpuMilli());
+            m = Math.min(m, t.memoryMib());
+        }
+        return jobs.isEmpty() ? Resources.ZERO : new Resources(g, c, m);
     }
 
     /** Places every task of the job or none; on success charges the tentative free pool and returns the nodes. */

@@ -57,7 +57,8 @@ public final class DrfPolicy implements SchedulingPolicy {
         }
         GangPlacer placer = new GangPlacer(ctx.cluster().nodes(), List.of(), NodeScorer.LEAST_ALLOCATED);
         List<Placement> out = new ArrayList<>();
-        while (!byShare.isEmpty()) {
+        Resources smallest = GangPlacer.smallestRequest(ctx.pending());
+        while (!byShare.isEmpty() && placer.mightFit(smallest)) {
             UserQueue u = byShare.poll();
             JobRequest job = u.jobs.get(u.next++);
             List<String> nodes = placer.place(job);

@@ -8,10 +8,12 @@ import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
@@ -73,7 +75,9 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         for (JobRequest j : ctx.pending()) {
             pending.add(new Keyed<>(j, j, urgency(j, ctx.pendingAttainedGpuS().getOrDefault(j.id(), 0.0), ctx)));
         }
-        pending.sort(mostUrgentFirst);
+        PriorityQueue<Keyed<JobRequest>> queue = new PriorityQueue<>(Math.max(1, pending.size()), mostUrgentFirst);
+        queue.addAll(pending);
+        Resources smallest = GangPlacer.smallestRequest(ctx.pending());
         // Victims are tried least urgent first.
         List<Keyed<RunningJob>> victims = new ArrayList<>(ctx.running().size());
         for (RunningJob r : ctx.running()) {
@@ -87,7 +91,14 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         Set<String> preemptedIds = new HashSet<>();
         List<JobRequest> stillPending = new ArrayList<>();
         int attempts = 0;
-        for (Keyed<JobRequest> p : pending) {
+        while (!queue.isEmpty()) {
+            Keyed<JobRequest> p = queue.peek();
+            // Nothing fits any more and nothing left in the queue may preempt: the rest just stay pending.
+            if (!placer.mightFit(smallest) && (!mayPreempt || attempts >= MAX_PREEMPTION_ATTEMPTS
+                    || !hasLessUrgent(victims, preemptedIds, p.key()))) {
+                break;
+            }
+            queue.poll();
             List<String> nodes = placer.place(p.job());
             if (nodes == null && mayPreempt && attempts < MAX_PREEMPTION_ATTEMPTS && hasLessUrgent(victims, preemptedIds, p.key())) {
                 attempts++;
@@ -99,6 +110,7 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
                 stillPending.add(p.job());
             }
         }
+        queue.forEach(k -> stillPending.add(k.job()));
         List<RunningJob> stillRunning = new ArrayList<>();
         for (Keyed<RunningJob> v : victims) {
             if (!preemptedIds.contains(v.job().id())) {
