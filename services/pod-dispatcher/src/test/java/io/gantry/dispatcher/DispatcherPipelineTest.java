@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
+@QuarkusTestResource(PriorLifecycleResource.class)
 class DispatcherPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -189,6 +190,31 @@ class DispatcherPipelineTest {
         assertEquals(elapsed, after.get(idle.formatted(8)) - before.get(idle.formatted(8)), 1e-6);
         assertEquals(elapsed, after.get(idle.formatted(95)) - before.get(idle.formatted(95)), 1e-6);
         assertEquals(null, after.get(idle.formatted(96)));
+    }
+
+    @Test
+    void aRestartResumesFromTheLifecycleTopic() {
+        try (TopicProbe probe = probe()) {
+            // orphan-1 was running when the previous run stopped: its in-memory pod is gone, and it says so.
+            List<LifecycleEvent> orphan = lifecycleOf(probe, "orphan-1", 2);
+            JobFailed lost = assertInstanceOf(JobFailed.class, orphan.get(1));
+            assertTrue(lost.reason().contains("pod-dispatcher restarted"), lost.reason());
+            assertEquals(List.of("sim-node-02"), lost.nodes());
+            assertEquals("bob", lost.user());
+
+            // Decisions for jobs dispatched before the restart bind nothing.
+            probe.send(Topics.SCHEDULING_DECISIONS, "done-1", EventCodec.encode(
+                    decision("done-1", List.of("sim-node-02"), PriorLifecycleResource.PER_TASK, 30.0)));
+            probe.send(Topics.SCHEDULING_DECISIONS, "orphan-1", EventCodec.encode(
+                    decision("orphan-1", List.of("sim-node-02"), PriorLifecycleResource.PER_TASK, 30.0)));
+            probe.send(Topics.SCHEDULING_DECISIONS, "after-restart", EventCodec.encode(
+                    decision("after-restart", List.of("sim-node-02"), PriorLifecycleResource.PER_TASK, 30.0)));
+            assertInstanceOf(JobStarted.class, lifecycleOf(probe, "after-restart", 1).get(0));
+            List<TopicProbe.Seen> all = probe.readAll(Topics.JOBS_LIFECYCLE);
+            assertEquals(2, all.stream().filter(r -> r.key().equals("done-1")).count(), "done-1: only its old events");
+            assertEquals(2, all.stream().filter(r -> r.key().equals("orphan-1")).count(),
+                    "orphan-1: its old start and the failure");
+        }
     }
 
     @Test

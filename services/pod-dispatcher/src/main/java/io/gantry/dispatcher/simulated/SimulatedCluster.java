@@ -33,7 +33,8 @@ import org.jboss.logging.Logger;
  * <p>Completions are timers on one {@link ScheduledThreadPoolExecutor} (a heap ordered by due time, nanosecond
  * delays), not a thread per pod, so a speedup of 10⁵ and more with thousands of pods costs one thread.
  *
- * <p>State lives in memory only: after a restart the simulated cluster is empty.
+ * <p>State lives in memory only: after a restart the simulated cluster is empty ({@code DispatcherRecovery}
+ * marks the jobs it ran before as decided, and those that were running as failed).
  */
 // Started with the app, not on the first decision: the simulated clock and the exposition run from startup.
 @Startup
@@ -125,6 +126,11 @@ public class SimulatedCluster {
         RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now);
         running.put(job.jobId(), job);
         return new BindOutcome.Bound(job);
+    }
+
+    /** Jobs dispatched before a restart: decisions for them are duplicates. */
+    public synchronized void markDecided(java.util.Collection<String> jobIds) {
+        decidedJobIds.addAll(jobIds);
     }
 
     /**

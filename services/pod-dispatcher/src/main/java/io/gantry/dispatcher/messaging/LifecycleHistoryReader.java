@@ -1,0 +1,83 @@
+package io.gantry.dispatcher.messaging;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobStarted;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.Topics;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Reads {@code gantry.jobs.lifecycle} from the beginning to its current end, outside any consumer group, so a
+ * restarted dispatcher knows which jobs were already dispatched. Unreadable records are skipped: they belong to
+ * whoever wrote them, and their dead letters are that consumer's business.
+ */
+@ApplicationScoped
+public class LifecycleHistoryReader {
+
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    private final String bootstrap;
+
+    public LifecycleHistoryReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+        this.bootstrap = bootstrap;
+    }
+
+    /**
+     * @param seenJobIds every job with any lifecycle event
+     * @param stillRunning jobs whose last word is {@link JobStarted} (or a non-terminal event after it)
+     */
+    public record History(Set<String> seenJobIds, Map<String, JobStarted> stillRunning) {
+    }
+
+    public History read() {
+        Map<String, Object> c = Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Set<String> seen = new HashSet<>();
+        Map<String, JobStarted> running = new LinkedHashMap<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+            List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS_LIFECYCLE, READ_TIMEOUT).stream()
+                    .map(p -> new TopicPartition(Topics.JOBS_LIFECYCLE, p.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts, READ_TIMEOUT);
+            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+            while (parts.stream().anyMatch(p -> consumer.position(p, READ_TIMEOUT) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + Topics.JOBS_LIFECYCLE + " to its end within "
+                            + READ_TIMEOUT);
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    LifecycleEvent e;
+                    try {
+                        e = EventCodec.decode(r.value(), LifecycleEvent.class);
+                    } catch (InvalidEventException bad) {
+                        continue;
+                    }
+                    seen.add(e.jobId());
+                    if (e instanceof JobStarted started) {
+                        running.put(e.jobId(), started);
+                    } else if (e.terminal()) {
+                        running.remove(e.jobId());
+                    }
+                }
+            }
+        }
+        return new History(seen, running);
+    }
+}
