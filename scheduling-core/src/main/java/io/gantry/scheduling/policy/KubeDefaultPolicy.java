@@ -13,10 +13,10 @@ public final class KubeDefaultPolicy extends FrameworkPolicy {
     public static final String NAME = "kube-default";
 
     /** Higher priority first, then earlier arrival, then job id so the order is total and repeatable. */
-    public static final QueueSort PRIORITY_THEN_ARRIVAL = ctx -> Comparator
+    public static final QueueSort PRIORITY_THEN_ARRIVAL = QueueSort.fixed(Comparator
             .comparingDouble(JobRequest::priority).reversed()
             .thenComparingDouble(JobRequest::submitTime)
-            .thenComparing(JobRequest::id);
+            .thenComparing(JobRequest::id));
 
     public KubeDefaultPolicy() {
         super(NAME, PRIORITY_THEN_ARRIVAL, List.of(), NodeScorer.LEAST_ALLOCATED, false);

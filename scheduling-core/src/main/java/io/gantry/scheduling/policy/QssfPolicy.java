@@ -18,10 +18,11 @@ public final class QssfPolicy extends FrameworkPolicy {
 
     public static final String NAME = "qssf";
 
-    static final QueueSort SHORTEST_PREDICTED_SERVICE = ctx -> Comparator
+    // Fixed: the prediction is made once, at submission, so a waiting job's place never changes.
+    static final QueueSort SHORTEST_PREDICTED_SERVICE = QueueSort.fixed(Comparator
             .comparingDouble(QssfPolicy::predictedGpuService)
             .thenComparingDouble(JobRequest::submitTime)
-            .thenComparing(JobRequest::id);
+            .thenComparing(JobRequest::id));
 
     public QssfPolicy() {
         super(NAME, SHORTEST_PREDICTED_SERVICE, List.of(), NodeScorer.LEAST_ALLOCATED, false);

@@ -1,6 +1,8 @@
 package io.gantry.scheduling.sim;
 
 import io.gantry.scheduling.framework.Decision;
+import io.gantry.scheduling.framework.GangPlacer;
+import io.gantry.scheduling.framework.OrderedQueueScheduling;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
@@ -8,11 +10,13 @@ import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.predict.DurationPredictor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +28,10 @@ import java.util.PriorityQueue;
  * for. All events at one instant are applied first, then one scheduling round runs. A job runs for
  * exactly its true duration once it holds its whole gang; a preempted job keeps its progress.
  *
- * <p>Cost: a round hands the policy the pending queue, which is O(queue). To keep a replay near
- * O(events × log queue) the engine skips work it can prove useless: when nothing was released
+ * <p>Cost: a policy with a fixed queue order ({@link OrderedQueueScheduling}) gets the pending jobs
+ * kept sorted between rounds (O(log queue) per arrival and start) and walks them from the front only
+ * until nothing fits; any other policy is handed the whole pending queue, O(queue) per round. Either
+ * way the engine skips work it can prove useless: when nothing was released
  * since the last round and the policy never lets a non-fitting job block others
  * ({@link SchedulingPolicy#skipsJobsThatDoNotFit()}), every older pending job already failed to
  * fit in more free space than there is now, so only the newly arrived jobs are offered.
@@ -83,6 +89,11 @@ public final class Simulator {
         ClusterState cluster = new ClusterState(nodes);
         AllocationMeter meter = new AllocationMeter(cluster);
         Map<String, Run> pending = new LinkedHashMap<>();
+        // With a fixed queue order the pending jobs are also kept sorted, so a round walks them from the
+        // front instead of handing the whole queue to the policy to sort again.
+        OrderedQueueScheduling ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null
+                ? o : null;
+        SortedPending sorted = ordered == null ? null : new SortedPending(ordered.fixedQueueOrder());
         Map<String, Run> running = new LinkedHashMap<>();
         Map<String, Double> pendingAttained = new HashMap<>();
         PriorityQueue<Completion> completions = new PriorityQueue<>(
@@ -145,6 +156,9 @@ public final class Simulator {
                     j = withPrediction(j, predictor.predict(j));
                 }
                 pending.put(j.id(), new Run(j));
+                if (sorted != null) {
+                    sorted.add(j);
+                }
                 arrived.add(j);
             }
             boolean woken = !Double.isNaN(wakeAt) && wakeAt <= now;
@@ -154,24 +168,38 @@ public final class Simulator {
             if (pending.isEmpty()) {
                 continue;
             }
-            List<JobRequest> offered;
-            if (!released && !woken && policy.skipsJobsThatDoNotFit()) {
-                offered = arrived;
-            } else {
-                offered = new ArrayList<>(pending.size());
-                for (Run r : pending.values()) {
-                    offered.add(r.job);
-                }
-            }
-            if (offered.isEmpty()) {
+            boolean onlyArrivals = !released && !woken && policy.skipsJobsThatDoNotFit();
+            if (onlyArrivals && arrived.isEmpty()) {
                 continue;
             }
-            List<RunningJob> runningNow = new ArrayList<>(running.size());
-            for (Run r : running.values()) {
-                runningNow.add(r.current);
-            }
             rounds++;
-            Decision d = policy.decide(new SchedulingContext(now, offered, cluster, runningNow, pendingAttained));
+            Decision d;
+            if (sorted != null) {
+                Iterator<JobRequest> inOrder;
+                Resources smallest;
+                if (onlyArrivals) {
+                    arrived.sort(sorted.order());
+                    inOrder = arrived.iterator();
+                    smallest = GangPlacer.smallestRequest(arrived);
+                } else {
+                    inOrder = sorted.inOrder();
+                    smallest = sorted.smallestRequest();
+                }
+                d = Decision.placeOnly(ordered.scheduleInOrder(now, cluster, inOrder, smallest));
+            } else {
+                List<JobRequest> offered = arrived;
+                if (!onlyArrivals) {
+                    offered = new ArrayList<>(pending.size());
+                    for (Run r : pending.values()) {
+                        offered.add(r.job);
+                    }
+                }
+                List<RunningJob> runningNow = new ArrayList<>(running.size());
+                for (Run r : running.values()) {
+                    runningNow.add(r.current);
+                }
+                d = policy.decide(new SchedulingContext(now, offered, cluster, runningNow, pendingAttained));
+            }
 
             for (String id : d.preemptions()) {
                 Run r = running.remove(id);
@@ -186,6 +214,9 @@ public final class Simulator {
                 meter.release(r.job, r.current.nodes());
                 r.current = null;
                 pending.put(id, r);
+                if (sorted != null) {
+                    sorted.add(r.job);
+                }
                 pendingAttained.put(id, r.attainedGpuS);
             }
             for (Placement p : d.placements()) {
@@ -196,6 +227,9 @@ public final class Simulator {
                 if (p.nodes().size() != r.job.tasks()) {
                     throw new IllegalStateException(policy.name() + " placed " + p.nodes().size() + " of "
                             + r.job.tasks() + " tasks of gang " + p.jobId());
+                }
+                if (sorted != null) {
+                    sorted.remove(r.job);
                 }
                 // ClusterState refuses over-allocation, so a policy that over-commits fails the replay loudly.
                 meter.allocate(r.job, p.nodes());
