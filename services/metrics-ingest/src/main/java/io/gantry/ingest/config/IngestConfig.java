@@ -34,7 +34,7 @@ public interface IngestConfig {
     Duration timeout();
 
     /** Upper bound of the retry delay, which doubles from {@link #interval()} with each failed read. */
-    @WithDefault("30s")
+    @WithDefault("5s")
     Duration maxBackoff();
 
     /** Readiness is DOWN while the last successful read is older than this (or there was none yet). */

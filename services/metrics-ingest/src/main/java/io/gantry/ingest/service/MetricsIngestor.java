@@ -37,7 +37,8 @@ import org.jboss.logging.Logger;
  * <li>Source data that cannot become a valid NodeMetrics goes to {@code gantry.dlq.metrics-ingest} with the
  * reason, once per distinct problem while it lasts (not every tick), and is counted every time.</li>
  * <li>A failed read is logged once per outage, counted, and retried after a delay that doubles up to
- * {@code max-backoff}; the first good read ends the outage.</li>
+ * {@code max-backoff} (before the first good read: every interval, since the source may just be starting);
+ * the first good read ends the outage.</li>
  * </ul>
  * All reads run on one thread.
  */
@@ -168,6 +169,11 @@ public class MetricsIngestor {
         }
         int stale = publishStale(Set.of(), Instant.now());
         status = new IngestStatus(source.describe(), status.lastSuccessAt(), failures, error, 0, stale);
+        if (status.lastSuccessAt() == null) {
+            // Still waiting for the source to come up (services start in any order): keep the normal pace so the
+            // first metrics follow its start within one interval.
+            return config.interval();
+        }
         long factor = 1L << Math.min(failures - 1, 20);
         Duration backoff = config.interval().multipliedBy(factor);
         return backoff.compareTo(config.maxBackoff()) > 0 ? config.maxBackoff() : backoff;
