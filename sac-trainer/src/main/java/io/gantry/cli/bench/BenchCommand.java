@@ -86,7 +86,7 @@ public final class BenchCommand implements GantryCli.Command {
         for (double load : loads) {
             Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();
             for (long seed : opts.seeds()) {
-                WorkloadShaper.Shaped shaped = WorkloadShaper.shape(trace.jobs(), nodes, load, opts.jobs(), seed);
+                WorkloadShaper.Shaped shaped = WorkloadShaper.shape(trace.jobs(), nodes, load, opts.jobs(), opts.repeat(), seed);
                 if (!shaped.unfit().isEmpty() && seed == opts.seeds().get(0) && load == loads.get(0)) {
                     err.printf("%d jobs fit no node of this cluster and are left out (first: %s)%n", shaped.unfit().size(),
                             String.join(", ", shaped.unfit().subList(0, Math.min(5, shaped.unfit().size()))));

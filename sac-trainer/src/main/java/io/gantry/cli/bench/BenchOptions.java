@@ -11,12 +11,12 @@ import java.util.List;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
-                    List<String> policies, List<Long> seeds, int jobs, Path out) {
+                    List<String> policies, List<Long> seeds, int jobs, int repeat, Path out) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
-                                [--seeds 1,2,3] [--jobs N] [--out DIR]
+                                [--seeds 1,2,3] [--jobs N] [--repeat K] [--out DIR]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
@@ -25,6 +25,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --policies    comma list (default all): %s
               --seeds       seeds for the job window (default 1)
               --jobs        keep N consecutive jobs at a seeded offset (default all)
+              --repeat      scale runs: replay the real trace K times back to back, each copy shifted
+                            by the trace's span, ids suffixed ~r1..; real jobs repeated, none invented
+                            (default 1); --jobs then cuts its window from the repeated sequence
               --out         output folder (default bench/results/<timestamp>)
             """;
 
@@ -37,6 +40,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         List<String> policies = new ArrayList<>(PolicyRegistry.names());
         List<Long> seeds = List.of(1L);
         int jobs = 0;
+        int repeat = 1;
         Path out = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -84,6 +88,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     }
                 }
                 case "--jobs" -> jobs = positiveInt(flag, v);
+                case "--repeat" -> repeat = positiveInt(flag, v);
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
@@ -100,7 +105,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, out);
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, out);
     }
 
     /** Loads to run: the targets, or one NaN meaning "as recorded". */

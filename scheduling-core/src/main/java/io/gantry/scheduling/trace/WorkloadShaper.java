@@ -13,6 +13,11 @@ import java.util.SplittableRandom;
  * of consecutive jobs at a seeded offset, then optionally rescale arrival times so the offered load
  * ρ = Σ(GPUs × duration) ÷ (cluster GPUs × arrival span) hits a target. Durations never change.
  * A contiguous window rather than a random subset keeps the trace's burstiness.
+ *
+ * <p>For scale runs beyond a trace's size, {@code repeat} K concatenates K copies of the real jobs,
+ * each shifted in time by the trace's span (plus one mean inter-arrival gap, so the seam keeps the
+ * trace's arrival rate) and with {@code ~rK} appended to the id from the second copy on. Nothing is
+ * invented: every job is a real one, only replayed again later.
  */
 public final class WorkloadShaper {
 
@@ -33,6 +38,18 @@ public final class WorkloadShaper {
      * @param windowJobs  number of consecutive jobs to keep, or 0 for all
      */
     public static Shaped shape(List<JobRequest> trace, List<NodeSpec> cluster, double targetLoad, int windowJobs, long seed) {
+        return shape(trace, cluster, targetLoad, windowJobs, 1, seed);
+    }
+
+    /**
+     * As {@link #shape(List, List, double, int, long)}, with the fitting jobs first repeated {@code repeat}
+     * times back to back (1 = the trace as it is); the window is cut from the repeated sequence.
+     */
+    public static Shaped shape(List<JobRequest> trace, List<NodeSpec> cluster, double targetLoad, int windowJobs,
+                               int repeat, long seed) {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("repeat must be at least 1, got " + repeat);
+        }
         if (!Double.isNaN(targetLoad) && !(targetLoad > 0)) {
             throw new IllegalArgumentException("target load must be positive, got " + targetLoad);
         }
@@ -46,6 +63,7 @@ public final class WorkloadShaper {
             }
         }
         fit.sort(Comparator.comparingDouble(JobRequest::submitTime));
+        fit = repeated(fit, repeat);
         List<JobRequest> window = fit;
         if (windowJobs > 0 && windowJobs < fit.size()) {
             int start = new SplittableRandom(seed).nextInt(fit.size() - windowJobs + 1);
@@ -65,6 +83,26 @@ public final class WorkloadShaper {
             rho = offeredLoad(window, clusterGpus);
         }
         return new Shaped(window, unfit, rho, scale);
+    }
+
+    /** K back-to-back copies of time-sorted jobs; copy k is shifted by k × (span + mean gap), ids suffixed {@code ~rk}. */
+    static List<JobRequest> repeated(List<JobRequest> sorted, int repeat) {
+        if (repeat == 1 || sorted.isEmpty()) {
+            return sorted;
+        }
+        double first = sorted.get(0).submitTime();
+        double span = sorted.get(sorted.size() - 1).submitTime() - first;
+        double period = span + (sorted.size() > 1 ? span / (sorted.size() - 1) : 1);
+        List<JobRequest> out = new ArrayList<>(sorted.size() * repeat);
+        out.addAll(sorted);
+        for (int k = 1; k < repeat; k++) {
+            double shift = k * period;
+            for (JobRequest j : sorted) {
+                out.add(new JobRequest(j.id() + "~r" + k, j.user(), j.tasks(), j.perTask(), j.submitTime() + shift,
+                        j.priority(), j.predictedDurationS(), j.trueDurationS()));
+            }
+        }
+        return out;
     }
 
     /** ρ = Σ(GPUs × duration) ÷ (cluster GPUs × arrival span); infinite when all arrive at once. */

@@ -120,4 +120,33 @@ class TraceLoadersTest {
         WorkloadShaper.Shaped all = WorkloadShaper.shape(t.jobs(), cluster, Double.NaN, 0, 1);
         assertEquals(0, all.unfit().size(), "Philly's largest jobs are 32 GPUs, which fit 13 × 8");
     }
+
+    @Test
+    void repeatConcatenatesRealCopiesShiftedBySpanWithSuffixedIds() {
+        Trace t = TraceFormat.PHILLY.loader().load(TraceFormat.PHILLY.defaultFile(), G2);
+        List<NodeSpec> cluster = G2.nodes(13);
+        List<JobRequest> once = WorkloadShaper.shape(t.jobs(), cluster, Double.NaN, 0, 1).jobs();
+        List<JobRequest> thrice = WorkloadShaper.shape(t.jobs(), cluster, Double.NaN, 0, 3, 1).jobs();
+        int n = once.size();
+        assertEquals(3 * n, thrice.size());
+        assertEquals(once, thrice.subList(0, n), "the first copy is the trace itself");
+        double span = once.get(n - 1).submitTime() - once.get(0).submitTime();
+        double period = span + span / (n - 1);
+        for (int k = 1; k < 3; k++) {
+            for (int i = 0; i < n; i += 997) {
+                JobRequest a = once.get(i);
+                JobRequest b = thrice.get(k * n + i);
+                assertEquals(a.id() + "~r" + k, b.id());
+                assertEquals(a.submitTime() + k * period, b.submitTime(), 1e-6);
+                assertEquals(a.trueDurationS(), b.trueDurationS());
+                assertEquals(a.perTask(), b.perTask());
+                assertEquals(a.tasks(), b.tasks());
+                assertEquals(a.user(), b.user());
+            }
+        }
+        assertEquals(3 * n, thrice.stream().map(JobRequest::id).distinct().count(), "ids stay unique");
+        // Same ρ: three copies carry three times the work over three times the span (plus two gaps).
+        double rho1 = WorkloadShaper.offeredLoad(once, 104);
+        assertEquals(rho1, WorkloadShaper.offeredLoad(thrice, 104), rho1 * 1e-3);
+    }
 }
