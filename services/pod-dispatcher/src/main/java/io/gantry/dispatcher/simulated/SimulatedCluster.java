@@ -11,9 +11,11 @@ import jakarta.annotation.PreDestroy;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -129,7 +131,7 @@ public class SimulatedCluster {
     }
 
     /** Jobs dispatched before a restart: decisions for them are duplicates. */
-    public synchronized void markDecided(java.util.Collection<String> jobIds) {
+    public synchronized void markDecided(Collection<String> jobIds) {
         decidedJobIds.addAll(jobIds);
     }
 
@@ -155,7 +157,7 @@ public class SimulatedCluster {
             return;
         }
         double now = clock.nowEpochSeconds();
-        for (String node : new java.util.LinkedHashSet<>(job.nodes())) {
+        for (String node : new LinkedHashSet<>(job.nodes())) {
             idleByNode.get(node).advanceTo(now, state.node(node).allocated());
         }
         for (String node : job.nodes()) {
