@@ -16,7 +16,7 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.concurrent.CompletionStage;
-import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -71,7 +71,7 @@ public class SchedulerInputs implements SchedulerLoop.Sink {
     }
 
     private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> m, Class<T> type,
-                                                              BiConsumer<SchedulerState, T> change) {
+                                                              BiPredicate<SchedulerState, T> change) {
         T event;
         try {
             event = intake.take(channel, m, type);
@@ -81,7 +81,7 @@ public class SchedulerInputs implements SchedulerLoop.Sink {
         if (event == null) {
             return m.ack();
         }
-        return loop.apply(state -> change.accept(state, event)).thenCompose(x -> m.ack());
+        return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -65,12 +65,16 @@ public class SchedulerLoop {
         this.sink = sink;
     }
 
-    /** Applies {@code change} on the loop thread, then a round; completes once the change is applied. */
-    public CompletableFuture<Void> apply(Consumer<SchedulerState> change) {
-        return query(s -> {
-            change.accept(s);
-            return null;
-        }).thenRun(this::requestRound);
+    /**
+     * Applies {@code change} on the loop thread and, when it reports that it may change a decision, asks for a
+     * round; completes once the change is applied.
+     */
+    public CompletableFuture<Void> apply(Predicate<SchedulerState> change) {
+        return query(change::test).thenAccept(roundNeeded -> {
+            if (roundNeeded) {
+                requestRound();
+            }
+        });
     }
 
     /** Reads the state on the loop thread. */

@@ -47,6 +47,8 @@ public final class SchedulerState {
     /** Every job id ever queued: a redelivered or duplicated submission is never queued twice. */
     private final Set<String> known = new HashSet<>();
     private final Map<String, Double> priorities = new HashMap<>();
+    /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
+    private final Set<String> uncheckedForFit = new java.util.LinkedHashSet<>();
 
     public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
         this.policy = policy;
@@ -54,45 +56,60 @@ public final class SchedulerState {
         this.defaultPriority = defaultPriority;
     }
 
+    // Each update below answers whether it can change what a round decides, so that the many node-metric
+    // and progress events that change nothing cost no round.
+
     /** Queues a tuned job; false when the job id was seen before (the event changes nothing). */
     public boolean enqueue(JobTuned job) {
         if (!known.add(job.jobId())) {
             return false;
         }
         pending.put(job.jobId(), new PendingJob(job));
+        uncheckedForFit.add(job.jobId());
         return true;
     }
 
-    public void updateNode(NodeMetrics m) {
+    /** Takes a node's capacity and schedulability; true when either changed. */
+    public boolean updateNode(NodeMetrics m) {
         if (m.stale()) {
-            return; // stale numbers say nothing new about capacity; keep what we know
+            return false; // stale numbers say nothing new about capacity; keep what we know
         }
-        cluster.upsertNode(new NodeSpec(m.node(),
-                new Resources(m.capacity().gpuMilli(), m.capacity().cpuMilli(), m.capacity().memoryMib())));
-        if (m.schedulable()) {
-            unschedulableNodes.remove(m.node());
-        } else {
-            unschedulableNodes.add(m.node());
+        Resources capacity = new Resources(m.capacity().gpuMilli(), m.capacity().cpuMilli(), m.capacity().memoryMib());
+        boolean changed = !cluster.hasNode(m.node()) || !cluster.node(m.node()).capacity().equals(capacity);
+        if (changed) {
+            cluster.upsertNode(new NodeSpec(m.node(), capacity));
+            // Capacity changed: every pending job's fit must be judged again.
+            uncheckedForFit.addAll(pending.keySet());
         }
+        boolean schedulabilityChanged = m.schedulable() ? unschedulableNodes.remove(m.node())
+                : unschedulableNodes.add(m.node());
+        return changed || schedulabilityChanged;
     }
 
-    public void updatePriority(UserPriority p) {
-        priorities.put(p.user(), p.priority());
+    /** True when the user's priority changed. */
+    public boolean updatePriority(UserPriority p) {
+        Double old = priorities.put(p.user(), p.priority());
+        return old == null || old != p.priority();
     }
 
     /** Applies a lifecycle event: finished, failed and preempted jobs give their resources back. */
-    public void onLifecycle(LifecycleEvent e) {
+    public boolean onLifecycle(LifecycleEvent e) {
         switch (e.type()) {
-            case "JobCompleted", "JobFailed" -> release(e.jobId());
+            case "JobCompleted", "JobFailed" -> {
+                return release(e.jobId()) != null;
+            }
             case "JobPreempted" -> {
                 Running r = release(e.jobId());
                 if (r != null) {
                     pending.put(r.job().jobId(), new PendingJob(r.job()));
                 }
+                return r != null;
             }
-            case "JobRejected" -> pending.remove(e.jobId());
+            case "JobRejected" -> {
+                return pending.remove(e.jobId()) != null;
+            }
             default -> {
-                // started and progress: the reservation was made with the decision
+                return false; // started and progress: the reservation was made with the decision
             }
         }
     }
@@ -143,24 +160,31 @@ public final class SchedulerState {
     /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */
     private List<JobRejected> rejectUnfit(Instant now) {
         List<JobRejected> out = new ArrayList<>();
+        if (uncheckedForFit.isEmpty()) {
+            return out;
+        }
         Resources total = cluster.totalCapacity();
-        var it = pending.values().iterator();
-        while (it.hasNext()) {
-            PendingJob p = it.next();
+        List<NodeState> nodes = cluster.nodes();
+        for (String jobId : uncheckedForFit) {
+            PendingJob p = pending.get(jobId);
+            if (p == null) {
+                continue; // decided or gone since it was queued
+            }
             Resources perTask = p.perTask();
             String reason = null;
-            if (cluster.nodes().stream().noneMatch(n -> n.capacity().covers(perTask))) {
+            if (nodes.stream().noneMatch(n -> n.capacity().covers(perTask))) {
                 reason = "each task requests " + describe(perTask) + "; no node has that much capacity";
             } else if (!total.covers(perTask.times(p.job().tasks()))) {
                 reason = "the gang of " + p.job().tasks() + " tasks needs more than the whole cluster";
             }
             if (reason != null) {
-                it.remove();
+                pending.remove(jobId);
                 JobTuned j = p.job();
                 out.add(new JobRejected(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
                         "sac-scheduler", "perTask", reason));
             }
         }
+        uncheckedForFit.clear();
         return out;
     }
 
