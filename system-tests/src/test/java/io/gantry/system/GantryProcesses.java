@@ -1,0 +1,141 @@
+package io.gantry.system;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The whole system as a user runs it: the broker and each service as its own operating-system process, from
+ * the artifacts the build produced (the broker's jars, each service's {@code quarkus-run.jar}).
+ */
+final class GantryProcesses implements AutoCloseable {
+
+    static final List<String> SERVICES =
+            List.of("metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher");
+
+    private final Path root = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
+    private final Path work;
+    private final List<Process> processes = new ArrayList<>();
+    private final Map<String, Integer> ports = new LinkedHashMap<>();
+    private final int kafkaPort = freePort();
+
+    GantryProcesses() throws IOException {
+        work = Files.createTempDirectory("gantry-system");
+    }
+
+    String bootstrap() {
+        return "localhost:" + kafkaPort;
+    }
+
+    int port(String service) {
+        return ports.get(service);
+    }
+
+    Path logs() {
+        return work;
+    }
+
+    void startBroker() throws Exception {
+        Path kafka = root.resolve("embedded-kafka/target");
+        Path log = work.resolve("kafka.log");
+        start(log, "java", "-Xmx320m", "-XX:+UseSerialGC", "-cp",
+                kafka.resolve("embedded-kafka-0.1.0-SNAPSHOT.jar") + ":" + kafka.resolve("lib") + "/*",
+                "io.gantry.kafka.EmbeddedKafkaBroker", "--dir", work.resolve("kafka").toString(),
+                "--port", String.valueOf(kafkaPort), "--partitions", "3");
+        await(Duration.ofSeconds(60), "the broker", () -> Files.readString(log).contains("READY"));
+    }
+
+    /** Starts every service with the given extra environment (e.g. the simulated cluster's size and speed). */
+    void startServices(Map<String, String> env) throws Exception {
+        for (String s : SERVICES) {
+            ports.put(s, freePort());
+        }
+        for (String s : SERVICES) {
+            int port = port(s);
+            Path jar = root.resolve("services/" + s + "/target/quarkus-app/quarkus-run.jar");
+            if (!Files.exists(jar)) {
+                throw new IllegalStateException(jar + " is missing: run the build (./mvnw install) first");
+            }
+            Map<String, String> e = new LinkedHashMap<>(env);
+            e.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+            e.put("GANTRY_INGEST_SOURCE_URL", "http://localhost:" + port("pod-dispatcher") + "/simulated-cluster/metrics");
+            start(work.resolve(s + ".log"), e, "java", "-Xmx192m", "-XX:+UseSerialGC",
+                    "-Dquarkus.http.port=" + port, "-jar", jar.toString());
+        }
+        HttpClient http = HttpClient.newHttpClient();
+        for (String s : SERVICES) {
+            await(Duration.ofSeconds(120), s + " readiness", () -> http.send(
+                    HttpRequest.newBuilder(URI.create("http://localhost:" + port(s) + "/q/health/ready")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        }
+    }
+
+    String get(String service, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port(service) + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private void start(Path log, String... command) throws IOException {
+        start(log, Map.of(), command);
+    }
+
+    private void start(Path log, Map<String, String> env, String... command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        processes.add(pb.start());
+    }
+
+    interface Check {
+        boolean ok() throws Exception;
+    }
+
+    static void await(Duration timeout, String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                if (check.ok()) {
+                    return;
+                }
+            } catch (Exception e) {
+                last = e;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError(what + " not ready within " + timeout, last);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        // Services first, broker last, each given time for a clean stop.
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            processes.get(i).destroy();
+        }
+        for (Process p : processes) {
+            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

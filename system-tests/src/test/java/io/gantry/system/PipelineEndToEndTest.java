@@ -1,0 +1,104 @@
+package io.gantry.system;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.Events;
+import io.gantry.events.JobStarted;
+import io.gantry.events.JobSubmitted;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.SchedulingDecision;
+import io.gantry.events.Topics;
+import io.gantry.kafka.TopicProbe;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker and the five services as separate processes; jobs submitted with a plain Kafka producer. Every
+ * job must reach exactly one terminal state, nothing may start twice, and every decision names its policy.
+ */
+class PipelineEndToEndTest {
+
+    private static final int JOBS = 120;
+
+    private static JobSubmitted job(String id, String user, int tasks, long gpuMilli, double durationS) {
+        return new JobSubmitted(Events.newId(), 1, Instant.now(), id, user, id, null, tasks,
+                new ResourceAmounts(gpuMilli, 4000, 16384), null, null, durationS, null);
+    }
+
+    @Test
+    void everyJobEndsExactlyOnceThroughTheRealBrokerAndSeparateProcesses() throws Exception {
+        try (GantryProcesses system = new GantryProcesses()) {
+            system.startBroker();
+            system.startServices(Map.of("GANTRY_SIMULATED_CLUSTER_NODES", "3",
+                    "GANTRY_SIMULATED_CLUSTER_SPEEDUP", "1000"));
+            Set<String> expected = new HashSet<>();
+            try (TopicProbe probe = new TopicProbe(system.bootstrap())) {
+                for (int i = 0; i < JOBS; i++) {
+                    // Mixed sizes on 3 nodes of 8 GPUs: some jobs queue, some are 2-task gangs across nodes.
+                    int tasks = i % 10 == 0 ? 2 : 1;
+                    long gpu = i % 3 == 0 ? 8000 : i % 3 == 1 ? 1000 : 470;
+                    JobSubmitted j = job("job-" + i, "user-" + (i % 4), tasks, gpu, 50 + (i % 7) * 100);
+                    probe.send(Topics.JOBS_SUBMITTED, j.jobId(), EventCodec.encode(j));
+                    expected.add(j.jobId());
+                    if (i == 5) {
+                        // A redelivery of the same event must not create a second job.
+                        probe.send(Topics.JOBS_SUBMITTED, j.jobId(), EventCodec.encode(j));
+                    }
+                }
+                JobSubmitted tooBig = job("too-big", "user-0", 1, 16000, 10);
+                probe.send(Topics.JOBS_SUBMITTED, tooBig.jobId(), EventCodec.encode(tooBig));
+                expected.add(tooBig.jobId());
+                probe.send(Topics.JOBS_SUBMITTED, "garbage", "{ not an event");
+
+                List<TopicProbe.Seen> terminal = probe.await(Topics.JOBS_LIFECYCLE, expected.size(),
+                        Duration.ofSeconds(240), s -> isTerminal(s.value()));
+                // Give any second (wrong) terminal event a moment to show up before counting.
+                Thread.sleep(2_000);
+                Map<String, Integer> terminalCount = new HashMap<>();
+                Map<String, Integer> startedCount = new HashMap<>();
+                for (TopicProbe.Seen s : probe.readAll(Topics.JOBS_LIFECYCLE)) {
+                    LifecycleEvent e = EventCodec.decode(s.value(), LifecycleEvent.class);
+                    if (e.terminal()) {
+                        terminalCount.merge(e.jobId(), 1, Integer::sum);
+                    } else if (e instanceof JobStarted) {
+                        startedCount.merge(e.jobId(), 1, Integer::sum);
+                    }
+                }
+                assertEquals(expected, terminalCount.keySet(), "every submitted job ends");
+                terminalCount.forEach((id, n) -> assertEquals(1, n, id + " ended " + n + " times"));
+                startedCount.forEach((id, n) -> assertEquals(1, n, id + " started " + n + " times"));
+                assertEquals(JOBS, startedCount.size(), "every job that fits started");
+                assertFalse(startedCount.containsKey("too-big"));
+                assertTrue(terminal.stream().anyMatch(s -> s.key().equals("too-big") && s.value().contains("JobRejected")));
+
+                List<TopicProbe.Seen> decisions = probe.readAll(Topics.SCHEDULING_DECISIONS);
+                assertEquals(JOBS, decisions.size(), "one decision per job");
+                for (TopicProbe.Seen s : decisions) {
+                    SchedulingDecision d = EventCodec.decode(s.value(), SchedulingDecision.class);
+                    assertEquals("kube-default", d.policy());
+                    assertFalse(d.policyVersion().isBlank());
+                }
+                probe.await(Topics.deadLetter("job-tuner"), 1, Duration.ofSeconds(30), s -> s.key().equals("garbage"));
+            }
+            assertTrue(system.get("sac-scheduler", "/q/metrics").contains("gantry_scheduler_decisions_total"));
+        }
+    }
+
+    private static boolean isTerminal(String json) {
+        try {
+            return EventCodec.decode(json, LifecycleEvent.class).terminal();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}
