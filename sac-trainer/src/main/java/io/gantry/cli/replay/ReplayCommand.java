@@ -55,7 +55,8 @@ public final class ReplayCommand implements GantryCli.Command {
         Trace trace = o.trace().loader().load(o.file(), o.shape());
         List<JobRequest> jobs = new ArrayList<>(trace.jobs());
         jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));
-        jobs = jobs.subList(0, Math.min(o.jobs(), jobs.size()));
+        int from = Math.min(o.skip(), jobs.size());
+        jobs = jobs.subList(from, (int) Math.min((long) from + o.jobs(), jobs.size()));
         if (jobs.isEmpty()) {
             System.err.println("gantry replay: no jobs in " + o.file());
             return 1;

@@ -5,13 +5,14 @@ import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
 
 /** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
-record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int jobs, double speedup, double rate,
+record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, double speedup, double rate,
                      boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape) {
 
     static final String USAGE = """
             usage: gantry replay [--bootstrap HOST:PORT] [--trace openb|philly|pollux|pai2020] [--trace-file PATH]
-                                 [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
+                                 [--skip N] [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
                                  [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB]
+              --skip N      leave out the first N jobs (in arrival order), e.g. to replay a later slice
               --speedup X   trace seconds per wall-clock second (arrivals and the simulated cluster alike)
               --rate R      ignore the trace's arrival times and submit R jobs per second (0 = as fast as possible)
             """;
@@ -20,6 +21,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int jo
         String bootstrap = "localhost:9092";
         TraceFormat trace = TraceFormat.OPENB;
         Path traceFile = null;
+        int skip = 0;
         int jobs = Integer.MAX_VALUE;
         double speedup = 20_000;
         double rate = -1;
@@ -41,6 +43,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int jo
                 case "--bootstrap" -> bootstrap = v;
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
+                case "--skip" -> skip = (int) nonNegative(flag, v);
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--speedup" -> speedup = positive(flag, v);
                 case "--rate" -> rate = nonNegative(flag, v);
@@ -50,7 +53,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int jo
                 default -> throw new IllegalArgumentException(flag + ": unknown flag");
             }
         }
-        return new ReplayOptions(bootstrap, trace, traceFile, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
+        return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
                 shape);
     }
 

@@ -3,6 +3,7 @@ package io.gantry.scheduling.sim;
 import io.gantry.scheduling.framework.Decision;
 import io.gantry.scheduling.framework.GangPlacer;
 import io.gantry.scheduling.framework.OrderedQueueScheduling;
+import io.gantry.scheduling.framework.SortedPendingQueue;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
@@ -93,7 +94,7 @@ public final class Simulator {
         // front instead of handing the whole queue to the policy to sort again.
         OrderedQueueScheduling ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null
                 ? o : null;
-        SortedPending sorted = ordered == null ? null : new SortedPending(ordered.fixedQueueOrder());
+        SortedPendingQueue sorted = ordered == null ? null : new SortedPendingQueue(ordered.fixedQueueOrder());
         Map<String, Run> running = new LinkedHashMap<>();
         Map<String, Double> pendingAttained = new HashMap<>();
         PriorityQueue<Completion> completions = new PriorityQueue<>(

@@ -8,9 +8,12 @@ import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
+import io.gantry.scheduling.framework.GangPlacer;
+import io.gantry.scheduling.framework.OrderedQueueScheduling;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.framework.SortedPendingQueue;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
@@ -47,6 +50,14 @@ public final class SchedulerState {
     /** Every job id ever queued: a redelivered or duplicated submission is never queued twice. */
     private final Set<String> known = new HashSet<>();
     private final Map<String, Double> priorities = new HashMap<>();
+    /** Set when the policy's queue order is fixed per job: pending jobs then stay sorted between rounds. */
+    private final OrderedQueueScheduling ordered;
+    private final SortedPendingQueue sorted;
+    /** Each pending job as the policy sees it (as added to {@link #sorted}). */
+    private final Map<String, JobRequest> requests = new HashMap<>();
+    /** Jobs queued since the last round: if nothing was freed since, only these can be placed now. */
+    private final List<JobRequest> arrivedSinceRound = new ArrayList<>();
+    private boolean capacityMayHaveGrown = true;
     /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
     private final Set<String> uncheckedForFit = new java.util.LinkedHashSet<>();
 
@@ -54,6 +65,8 @@ public final class SchedulerState {
         this.policy = policy;
         this.policyVersion = policyVersion;
         this.defaultPriority = defaultPriority;
+        this.ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null ? o : null;
+        this.sorted = ordered == null ? null : new SortedPendingQueue(ordered.fixedQueueOrder());
     }
 
     // Each update below answers whether it can change what a round decides, so that the many node-metric
@@ -64,9 +77,28 @@ public final class SchedulerState {
         if (!known.add(job.jobId())) {
             return false;
         }
-        pending.put(job.jobId(), new PendingJob(job));
-        uncheckedForFit.add(job.jobId());
+        addPending(new PendingJob(job));
         return true;
+    }
+
+    private void addPending(PendingJob p) {
+        JobRequest r = p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority));
+        pending.put(r.id(), p);
+        requests.put(r.id(), r);
+        if (sorted != null) {
+            sorted.add(r);
+        }
+        arrivedSinceRound.add(r);
+        uncheckedForFit.add(r.id());
+    }
+
+    private PendingJob removePending(String jobId) {
+        PendingJob p = pending.remove(jobId);
+        JobRequest r = requests.remove(jobId);
+        if (sorted != null && r != null) {
+            sorted.remove(r);
+        }
+        return p;
     }
 
     /** Takes a node's capacity and schedulability; true when either changed. */
@@ -83,13 +115,22 @@ public final class SchedulerState {
         }
         boolean schedulabilityChanged = m.schedulable() ? unschedulableNodes.remove(m.node())
                 : unschedulableNodes.add(m.node());
+        capacityMayHaveGrown |= changed || schedulabilityChanged;
         return changed || schedulabilityChanged;
     }
 
     /** True when the user's priority changed. */
     public boolean updatePriority(UserPriority p) {
         Double old = priorities.put(p.user(), p.priority());
-        return old == null || old != p.priority();
+        if (old != null && old == p.priority()) {
+            return false;
+        }
+        // The user's queued jobs move in the order: take them out and queue them again at the new priority.
+        List<PendingJob> mine = pending.values().stream().filter(j -> j.job().user().equals(p.user())).toList();
+        mine.forEach(j -> removePending(j.job().jobId()));
+        mine.forEach(this::addPending);
+        capacityMayHaveGrown = true; // the whole queue must be walked in its new order
+        return true;
     }
 
     /** Applies a lifecycle event: finished, failed and preempted jobs give their resources back. */
@@ -101,12 +142,12 @@ public final class SchedulerState {
             case "JobPreempted" -> {
                 Running r = release(e.jobId());
                 if (r != null) {
-                    pending.put(r.job().jobId(), new PendingJob(r.job()));
+                    addPending(new PendingJob(r.job()));
                 }
                 return r != null;
             }
             case "JobRejected" -> {
-                return pending.remove(e.jobId()) != null;
+                return removePending(e.jobId()) != null;
             }
             default -> {
                 return false; // started and progress: the reservation was made with the decision
@@ -122,6 +163,7 @@ public final class SchedulerState {
                     cluster.release(node, r.perTask());
                 }
             }
+            capacityMayHaveGrown = true;
         }
         return r;
     }
@@ -133,15 +175,14 @@ public final class SchedulerState {
         }
         List<JobRejected> rejections = rejectUnfit(now);
         ClusterState schedulable = schedulableView();
-        List<JobRequest> requests = new ArrayList<>(pending.size());
-        for (PendingJob p : pending.values()) {
-            requests.add(p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority)));
-        }
         double nowS = now.getEpochSecond() + now.getNano() / 1e9;
-        List<Placement> placements = policy.schedule(new SchedulingContext(nowS, requests, schedulable));
+        List<Placement> placements = ordered != null ? scheduleInOrder(nowS, schedulable)
+                : policy.schedule(new SchedulingContext(nowS, List.copyOf(requests.values()), schedulable));
+        arrivedSinceRound.clear();
+        capacityMayHaveGrown = false;
         List<SchedulingDecision> decisions = new ArrayList<>(placements.size());
         for (Placement placement : placements) {
-            PendingJob p = pending.remove(placement.jobId());
+            PendingJob p = removePending(placement.jobId());
             if (p == null) {
                 throw new IllegalStateException("policy " + policy.name() + " placed unknown job " + placement.jobId());
             }
@@ -155,6 +196,24 @@ public final class SchedulerState {
                     placement.nodes(), j.perTask(), j.durationS(), j.submittedAt(), policy.name(), policyVersion));
         }
         return new SchedulingOutcome(decisions, rejections);
+    }
+
+    /**
+     * A round that costs what it places: the queue is already in the policy's order, and when nothing was
+     * freed since the last round, jobs that did not fit then cannot fit now, so only new arrivals are offered.
+     */
+    private List<Placement> scheduleInOrder(double nowS, ClusterState schedulable) {
+        if (capacityMayHaveGrown) {
+            return ordered.scheduleInOrder(nowS, schedulable, sorted.inOrder(), sorted.smallestRequest());
+        }
+        List<JobRequest> arrived = new ArrayList<>(arrivedSinceRound.size());
+        for (JobRequest r : arrivedSinceRound) {
+            if (requests.get(r.id()) == r) {
+                arrived.add(r); // still pending, not re-queued at another priority since
+            }
+        }
+        arrived.sort(sorted.order());
+        return ordered.scheduleInOrder(nowS, schedulable, arrived.iterator(), GangPlacer.smallestRequest(arrived));
     }
 
     /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */
@@ -178,7 +237,7 @@ public final class SchedulerState {
                 reason = "the gang of " + p.job().tasks() + " tasks needs more than the whole cluster";
             }
             if (reason != null) {
-                pending.remove(jobId);
+                removePending(jobId);
                 JobTuned j = p.job();
                 out.add(new JobRejected(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
                         "sac-scheduler", "perTask", reason));

@@ -1,4 +1,4 @@
-package io.gantry.scheduling.sim;
+package io.gantry.scheduling.framework;
 
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
@@ -12,8 +12,9 @@ import java.util.TreeSet;
  * The pending queue kept in a policy's fixed order between rounds, with the component-wise smallest
  * per-task request maintained alongside, so a round can walk jobs in order from the front and stop as
  * soon as nothing fits without ever touching the rest of the queue. Adds and removes are O(log queue).
+ * The simulator and the live scheduler both keep their queue in one.
  */
-final class SortedPending {
+public final class SortedPendingQueue {
 
     private final Comparator<JobRequest> order;
     private final TreeSet<JobRequest> jobs;
@@ -22,18 +23,22 @@ final class SortedPending {
     private final TreeMap<Long, Integer> cpu = new TreeMap<>();
     private final TreeMap<Long, Integer> mem = new TreeMap<>();
 
-    SortedPending(Comparator<JobRequest> order) {
+    public SortedPendingQueue(Comparator<JobRequest> order) {
         // Ids are unique among pending jobs; the tie-break keeps a non-total order from merging two jobs.
         this.order = order.thenComparing(JobRequest::id);
         this.jobs = new TreeSet<>(this.order);
     }
 
     /** The order of the queue, tie-break included, for sorting jobs offered outside it. */
-    Comparator<JobRequest> order() {
+    public Comparator<JobRequest> order() {
         return order;
     }
 
-    void add(JobRequest job) {
+    public int size() {
+        return jobs.size();
+    }
+
+    public void add(JobRequest job) {
         if (!jobs.add(job)) {
             throw new IllegalStateException("job " + job.id() + " is already pending");
         }
@@ -43,7 +48,7 @@ final class SortedPending {
         mem.merge(t.memoryMib(), 1, Integer::sum);
     }
 
-    void remove(JobRequest job) {
+    public void remove(JobRequest job) {
         if (!jobs.remove(job)) {
             throw new IllegalStateException("job " + job.id() + " is not pending");
         }
@@ -53,16 +58,16 @@ final class SortedPending {
         decrement(mem, t.memoryMib());
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return jobs.isEmpty();
     }
 
-    Iterator<JobRequest> inOrder() {
+    public Iterator<JobRequest> inOrder() {
         return jobs.iterator();
     }
 
     /** Same value as {@code GangPlacer.smallestRequest} over every pending job. */
-    Resources smallestRequest() {
+    public Resources smallestRequest() {
         return jobs.isEmpty() ? Resources.ZERO : new Resources(gpu.firstKey(), cpu.firstKey(), mem.firstKey());
     }
 
