@@ -4,13 +4,14 @@ import io.gantry.dispatcher.service.Dispatcher;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.service.support.EventIntake;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-/** {@code gantry.scheduling.decisions} → simulated cluster → {@code gantry.jobs.lifecycle}. */
+/** {@code gantry.scheduling.decisions} → the selected cluster → {@code gantry.jobs.lifecycle}. */
 @ApplicationScoped
 public class DecisionConsumer {
 
@@ -24,6 +25,8 @@ public class DecisionConsumer {
         this.dispatcher = dispatcher;
     }
 
+    // Off the event loop: in Kubernetes mode handling one calls the API server; ordered keeps a job's events in order.
+    @Blocking(ordered = true)
     @Incoming(IN)
     public CompletionStage<Void> onDecision(Message<String> message) {
         SchedulingDecision decision;

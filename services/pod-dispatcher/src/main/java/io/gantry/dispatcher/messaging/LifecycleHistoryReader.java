@@ -38,8 +38,9 @@ public class LifecycleHistoryReader {
     /**
      * @param seenJobIds every job with any lifecycle event
      * @param stillRunning jobs whose last word is {@link JobStarted} (or a non-terminal event after it)
+     * @param endedJobIds jobs with a terminal event (completed, failed, rejected)
      */
-    public record History(Set<String> seenJobIds, Map<String, JobStarted> stillRunning) {
+    public record History(Set<String> seenJobIds, Map<String, JobStarted> stillRunning, Set<String> endedJobIds) {
     }
 
     public History read() {
@@ -50,6 +51,7 @@ public class LifecycleHistoryReader {
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Set<String> seen = new HashSet<>();
         Map<String, JobStarted> running = new LinkedHashMap<>();
+        Set<String> ended = new HashSet<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
             List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS_LIFECYCLE, READ_TIMEOUT).stream()
                     .map(p -> new TopicPartition(Topics.JOBS_LIFECYCLE, p.partition())).toList();
@@ -74,10 +76,11 @@ public class LifecycleHistoryReader {
                         running.put(e.jobId(), started);
                     } else if (e.terminal()) {
                         running.remove(e.jobId());
+                        ended.add(e.jobId());
                     }
                 }
             }
         }
-        return new History(seen, running);
+        return new History(seen, running, ended);
     }
 }

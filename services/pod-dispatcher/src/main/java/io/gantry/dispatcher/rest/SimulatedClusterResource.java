@@ -1,11 +1,13 @@
 package io.gantry.dispatcher.rest;
 
+import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.simulated.ClusterSnapshot;
 import io.gantry.dispatcher.simulated.PrometheusExposition;
 import io.gantry.dispatcher.simulated.SimulatedCluster;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.scheduling.model.Resources;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -13,21 +15,31 @@ import java.time.Instant;
 import java.util.List;
 import java.util.TreeSet;
 
-/** The simulated cluster seen from outside: Prometheus exposition for metrics-ingest, JSON for people. */
+/**
+ * The simulated cluster seen from outside: Prometheus exposition for metrics-ingest, JSON for people. Not found
+ * in Kubernetes mode, where the real cluster's exporters say what it holds.
+ */
 @Path("/simulated-cluster")
 public class SimulatedClusterResource {
 
-    private final SimulatedCluster cluster;
+    private final ClusterBackend cluster;
 
-    public SimulatedClusterResource(SimulatedCluster cluster) {
+    public SimulatedClusterResource(ClusterBackend cluster) {
         this.cluster = cluster;
+    }
+
+    private SimulatedCluster simulated() {
+        if (cluster instanceof SimulatedCluster simulated) {
+            return simulated;
+        }
+        throw new NotFoundException("pod-dispatcher drives a Kubernetes cluster, not the simulated one");
     }
 
     @GET
     @Path("/metrics")
     @Produces(PrometheusExposition.CONTENT_TYPE)
     public String metrics() {
-        return PrometheusExposition.render(cluster.snapshot());
+        return PrometheusExposition.render(simulated().snapshot());
     }
 
     /** One node: what it has, what is allocated, what is free, and the jobs with a pod on it. */
@@ -42,7 +54,7 @@ public class SimulatedClusterResource {
     @Path("/nodes")
     @Produces(MediaType.APPLICATION_JSON)
     public ClusterView nodes() {
-        ClusterSnapshot s = cluster.snapshot();
+        ClusterSnapshot s = simulated().snapshot();
         List<NodeView> nodes = s.nodes().stream().map(n -> new NodeView(n.name(), amounts(n.capacity()),
                 amounts(n.allocated()), amounts(n.capacity().minus(n.allocated())), n.pods().size(),
                 List.copyOf(new TreeSet<>(n.pods().stream().map(ClusterSnapshot.Pod::jobId).toList())))).toList();

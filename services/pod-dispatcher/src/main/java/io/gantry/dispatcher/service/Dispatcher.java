@@ -1,13 +1,14 @@
 package io.gantry.dispatcher.service;
 
-import io.gantry.dispatcher.simulated.BindOutcome;
-import io.gantry.dispatcher.simulated.RunningJob;
-import io.gantry.dispatcher.simulated.SimulatedCluster;
+import io.gantry.dispatcher.cluster.BindOutcome;
+import io.gantry.dispatcher.cluster.ClusterBackend;
+import io.gantry.dispatcher.cluster.JobEvents;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
+import io.gantry.events.LifecycleEvent;
 import io.gantry.events.SchedulingDecision;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -16,20 +17,20 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Carries out scheduling decisions on the simulated cluster and announces the job's life: {@link JobStarted}
- * when bound, {@link JobCompleted} after its duration, or {@link JobFailed} when the decision cannot be carried
- * out. Event times ({@code occurredAt}) are wall-clock; {@code runtimeS} is in simulated seconds.
+ * Carries out scheduling decisions on the selected cluster and announces the job's life: {@link JobStarted}
+ * when it runs, {@link JobCompleted} or {@link JobFailed} when it ends, or {@link JobFailed} at once when the
+ * decision cannot be carried out. Event times ({@code occurredAt}) are wall-clock.
  */
 @ApplicationScoped
-public class Dispatcher {
+public class Dispatcher implements JobEvents {
 
     private static final Logger LOG = Logger.getLogger(Dispatcher.class);
 
-    private final SimulatedCluster cluster;
+    private final ClusterBackend cluster;
     private final LifecycleSink sink;
     private final DispatcherMetrics metrics;
 
-    public Dispatcher(SimulatedCluster cluster, LifecycleSink sink, DispatcherMetrics metrics) {
+    public Dispatcher(ClusterBackend cluster, LifecycleSink sink, DispatcherMetrics metrics) {
         this.cluster = cluster;
         this.sink = sink;
         this.metrics = metrics;
@@ -37,13 +38,20 @@ public class Dispatcher {
 
     /**
      * Dispatches {@code decision}; its message {@code cause} is acknowledged once the resulting event is
-     * written. Returns false, announcing nothing, when the job was decided before (the caller acks).
+     * written. Returns false, announcing nothing, when there is nothing to wait for (the caller acks): the job
+     * was decided before, its pods are gone, or the cluster will report its start later.
      */
     public boolean dispatch(SchedulingDecision decision, Message<?> cause) {
         BindOutcome outcome = cluster.bind(decision);
         if (outcome instanceof BindOutcome.AlreadyDecided) {
             metrics.duplicate();
             LOG.infof("ignoring decision %s: job %s was already dispatched", decision.eventId(), decision.jobId());
+            return false;
+        }
+        if (outcome instanceof BindOutcome.NothingToBind nothing) {
+            metrics.nothingToBind();
+            LOG.infof("decision %s for job %s changes nothing: %s", decision.eventId(), decision.jobId(),
+                    nothing.reason());
             return false;
         }
         if (outcome instanceof BindOutcome.Refused refused) {
@@ -54,25 +62,39 @@ public class Dispatcher {
                     decision.user(), decision.nodes(), decision.perTask(), refused.reason(), false), cause);
             return true;
         }
-        RunningJob job = ((BindOutcome.Bound) outcome).job();
         Instant now = Instant.now();
+        metrics.bound(Duration.between(decision.occurredAt(), now));
+        if (!cluster.startsOnBind()) {
+            // The binding is on the API server: that, not the topic, is what a restart resumes from.
+            cluster.run(decision, this);
+            return false;
+        }
         sink.announce(new JobStarted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, decision.jobId(),
                 decision.user(), decision.nodes(), decision.perTask(), decision.submittedAt(),
                 decision.policyVersion()), cause);
-        metrics.started(Duration.between(decision.occurredAt(), now));
-        cluster.runToCompletion(job, this::completed);
+        metrics.started();
+        cluster.run(decision, this);
         return true;
     }
 
-    private void completed(RunningJob job) {
-        SchedulingDecision d = job.decision();
+    @Override
+    public void report(LifecycleEvent event, String failureCause) {
         try {
-            sink.announce(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
-                    d.user(), d.nodes(), d.perTask(), d.submittedAt(), job.durationS()), null);
-            metrics.completed();
+            sink.announce(event, null);
         } catch (RuntimeException e) {
-            // On shutdown the emitter may already be closed; the timer thread must not die of it.
-            LOG.warnf("could not announce completion of job %s: %s", d.jobId(), e.toString());
+            // On shutdown the emitter may already be closed; the cluster's threads must not die of it.
+            LOG.warnf("could not announce %s of job %s: %s", event.getClass().getSimpleName(), event.jobId(),
+                    e.toString());
+            return;
+        }
+        if (event instanceof JobStarted) {
+            metrics.started();
+        } else if (event instanceof JobCompleted) {
+            metrics.completed();
+        } else if (event instanceof JobFailed) {
+            metrics.failed(failureCause == null ? "other" : failureCause);
+        } else {
+            metrics.other(event);
         }
     }
 }

@@ -1,6 +1,15 @@
 package io.gantry.dispatcher.simulated;
 
+import io.gantry.dispatcher.cluster.BindOutcome;
+import io.gantry.dispatcher.cluster.ClusterBackend;
+import io.gantry.dispatcher.cluster.JobEvents;
 import io.gantry.dispatcher.config.SimulatedClusterConfig;
+import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
+import io.gantry.events.Events;
+import io.gantry.events.GantryEvent;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
+import io.gantry.events.JobStarted;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.scheduling.model.ClusterState;
@@ -8,8 +17,9 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
 import jakarta.annotation.PreDestroy;
-import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -21,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -35,13 +44,18 @@ import org.jboss.logging.Logger;
  * <p>Completions are timers on one {@link ScheduledThreadPoolExecutor} (a heap ordered by due time, nanosecond
  * delays), not a thread per pod, so a speedup of 10⁵ and more with thousands of pods costs one thread.
  *
- * <p>State lives in memory only: after a restart the simulated cluster is empty ({@code DispatcherRecovery}
- * marks the jobs it ran before as decided, and those that were running as failed).
+ * <p>State lives in memory only: after a restart the simulated cluster is empty ({@link #resume} marks the jobs
+ * it ran before as decided, and those that were running as failed).
  */
-// Started with the app, not on the first decision: the simulated clock and the exposition run from startup.
-@Startup
+// Created at startup by DispatcherRecovery (through ClusterSelection) when it is the selected cluster, so the
+// simulated clock and the exposition run from startup; never created in Kubernetes mode.
+// Typed: the cluster the others inject is ClusterSelection's choice, not this bean.
+@Typed(SimulatedCluster.class)
 @ApplicationScoped
-public class SimulatedCluster {
+public class SimulatedCluster implements ClusterBackend {
+
+    static final String LOST_REASON = "lost: pod-dispatcher restarted while the job ran on the simulated cluster, "
+            + "which keeps pods in memory only";
 
     private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
     /** Job ids remembered for "never bound twice"; far more than any replay keeps in flight. */
@@ -98,6 +112,7 @@ public class SimulatedCluster {
      * Places task {@code i} of the decision on {@code nodes.get(i)}, all or nothing. Refuses, charging nothing,
      * when a node is unknown or the tasks do not fit in what is free; a job decided before is never bound again.
      */
+    @Override
     public synchronized BindOutcome bind(SchedulingDecision decision) {
         if (!decidedJobIds.add(decision.jobId())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
@@ -127,7 +142,12 @@ public class SimulatedCluster {
         double duration = decision.durationS() != null ? decision.durationS() : config.defaultDurationS();
         RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now);
         running.put(job.jobId(), job);
-        return new BindOutcome.Bound(job);
+        return new BindOutcome.Bound();
+    }
+
+    @Override
+    public boolean startsOnBind() {
+        return true;
     }
 
     /** Jobs dispatched before a restart: decisions for them are duplicates. */
@@ -136,11 +156,16 @@ public class SimulatedCluster {
     }
 
     /**
-     * Starts the job's clock: after its duration (in simulated time) its resources are released and
-     * {@code onCompleted} is called. Called once the start is announced, so a completion can never overtake it.
+     * Starts the job's clock: after its duration (in simulated time) its resources are released and its
+     * completion reported. Called once the start is announced, so a completion can never overtake it.
      */
-    public void runToCompletion(RunningJob job, Consumer<RunningJob> onCompleted) {
-        if (stopping) {
+    @Override
+    public void run(SchedulingDecision decision, JobEvents events) {
+        RunningJob job;
+        synchronized (this) {
+            job = running.get(decision.jobId());
+        }
+        if (job == null || stopping) {
             return;
         }
         timers.schedule(() -> {
@@ -148,8 +173,25 @@ public class SimulatedCluster {
                 return;
             }
             finish(job);
-            onCompleted.accept(job);
+            SchedulingDecision d = job.decision();
+            events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
+                    d.user(), d.nodes(), d.perTask(), d.submittedAt(), job.durationS()), null);
         }, clock.wallNanosFor(job.durationS()), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * The jobs on the lifecycle topic count as decided; those still running in the previous run are reported
+     * failed, since their in-memory pods are gone.
+     */
+    @Override
+    public void resume(LifecycleHistoryReader.History history, JobEvents events) {
+        markDecided(history.seenJobIds());
+        for (JobStarted lost : history.stillRunning().values()) {
+            events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), lost.jobId(),
+                    lost.user(), lost.nodes(), lost.perTask(), LOST_REASON, false), "lost_in_restart");
+        }
+        LOG.infof("resumed from the lifecycle topic: %d job(s) already dispatched, %d lost in the restart",
+                history.seenJobIds().size(), history.stillRunning().size());
     }
 
     private synchronized void finish(RunningJob job) {
@@ -185,6 +227,7 @@ public class SimulatedCluster {
         return new ClusterSnapshot(now, nodes);
     }
 
+    @Override
     public synchronized int runningJobs() {
         return running.size();
     }

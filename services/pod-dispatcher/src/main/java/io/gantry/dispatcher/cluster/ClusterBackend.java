@@ -1,0 +1,34 @@
+package io.gantry.dispatcher.cluster;
+
+import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
+import io.gantry.events.SchedulingDecision;
+
+/**
+ * The cluster the dispatcher carries decisions out on: the simulated cluster (the embedded default) or a
+ * Kubernetes API server, chosen by {@code gantry.dispatcher.cluster}. The dispatcher's own rules (a job is bound
+ * once, a refusal is announced, the decision is acknowledged after its consequence is written) are the same for
+ * both; only placing pods and learning what became of them differ.
+ */
+public interface ClusterBackend {
+
+    /** Binds task {@code i} of the decision to {@code nodes.get(i)}, all tasks or none. */
+    BindOutcome bind(SchedulingDecision decision);
+
+    /**
+     * True when a bound job runs at once (simulated pods), so the dispatcher announces {@code JobStarted} with the
+     * bind; false when the cluster reports the start later (a kubelet pulls images first) through {@link JobEvents}.
+     */
+    boolean startsOnBind();
+
+    /** Called after a {@link BindOutcome.Bound} job's start was handled; the cluster reports its end to {@code events}. */
+    void run(SchedulingDecision decision, JobEvents events);
+
+    /**
+     * Picks up after a restart, before any decision is taken: jobs on the lifecycle topic are never bound again,
+     * and what the cluster says about the jobs that were running is reported to {@code events}.
+     */
+    void resume(LifecycleHistoryReader.History history, JobEvents events);
+
+    /** Jobs holding resources on the cluster now. */
+    int runningJobs();
+}
