@@ -6,6 +6,7 @@ import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.policy.SrptOraclePolicy;
 import io.gantry.scheduling.predict.HistoryDurationPredictor;
 import io.gantry.scheduling.sim.JobOutcome;
+import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.sim.RunMetrics;
 import io.gantry.scheduling.sim.SimulationResult;
 import io.gantry.scheduling.sim.Simulator;
@@ -61,7 +62,7 @@ public final class BenchCommand implements GantryCli.Command {
         Files.createDirectories(opts.out());
         List<BenchRow> rows = run(opts);
         SummaryWriter.write(opts.out(), rows);
-        printTable(rows);
+        printTable(rows, opts.fairShare());
         out.println("wrote " + opts.out().resolve("summary.json") + ", summary.csv and PNG plots");
         return 0;
     }
@@ -94,7 +95,8 @@ public final class BenchCommand implements GantryCli.Command {
                 for (String policy : opts.policies()) {
                     final int index = runIndex;
                     String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
-                    Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor());
+                    Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor(),
+                            opts.fairShare() ? FairShareTracker.Settings.DEFAULT : null);
                     SimulationResult result = sim.run(shaped.jobs(), (done, total) -> bar.update(index, label, done, total));
                     if (!result.unfinished().isEmpty()) {
                         throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
@@ -184,7 +186,7 @@ public final class BenchCommand implements GantryCli.Command {
         return new LineChart.Series(name, Arrays.copyOf(x, buckets), Arrays.copyOf(y, buckets));
     }
 
-    private void printTable(List<BenchRow> rows) {
+    private void printTable(List<BenchRow> rows, boolean fairShare) {
         out.printf("%-8s %-6s %-12s %5s %11s %11s %11s %9s %7s %7s %6s %7s %7s%n", "trace", "load", "policy", "seeds",
                 "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain", "ftf_rho", "wall_s");
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
@@ -200,6 +202,8 @@ public final class BenchCommand implements GantryCli.Command {
                     mean(g, r -> r.m().avgSlowdown()), mean(g, r -> r.m().gpuAllocRatio()), mean(g, r -> r.m().nodeCv()),
                     mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, BenchRow::wallS));
         }
+        out.println("fair share " + (fairShare ? "on" : "off") + "; jain = Jain's index over tenants' normalised service"
+                + " (bench/README.md, Fairness)");
         out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable)");
     }
 

@@ -11,12 +11,12 @@ import java.util.List;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
-                    List<String> policies, List<Long> seeds, int jobs, int repeat, Path out) {
+                    List<String> policies, List<Long> seeds, int jobs, int repeat, boolean fairShare, Path out) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
-                                [--seeds 1,2,3] [--jobs N] [--repeat K] [--out DIR]
+                                [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--out DIR]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
@@ -28,6 +28,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --repeat      scale runs: replay the real trace K times back to back, each copy shifted
                             by the trace's span, ids suffixed ~r1..; real jobs repeated, none invented
                             (default 1); --jobs then cuts its window from the repeated sequence
+              --fair        on: each tenant's dynamic fair-share priority (decayed GPU usage vs equal
+                            entitlements, io.gantry.scheduling.fairness) is added to its jobs' priority,
+                            which kube-default orders its queue by (default off)
               --out         output folder (default bench/results/<timestamp>)
             """;
 
@@ -41,6 +44,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         List<Long> seeds = List.of(1L);
         int jobs = 0;
         int repeat = 1;
+        boolean fairShare = false;
         Path out = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -89,6 +93,11 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 }
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--repeat" -> repeat = positiveInt(flag, v);
+                case "--fair" -> fairShare = switch (v) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--fair takes on or off, got '" + v + "'");
+                };
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
@@ -105,7 +114,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, out);
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out);
     }
 
     /** Loads to run: the targets, or one NaN meaning "as recorded". */

@@ -1,5 +1,6 @@
 package io.gantry.scheduling.sim;
 
+import io.gantry.scheduling.fairness.TenantServiceMeter;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -11,8 +12,9 @@ import java.util.Map;
  *   <li>JCT = finish − submit; queueing = JCT − own run time (waiting before the start plus time preempted).</li>
  *   <li>Slowdown = JCT ÷ run time, with the run time floored at 1 s so sub-second jobs do not dominate.</li>
  *   <li>Percentiles by nearest rank.</li>
- *   <li>Jain's index over tenants of x = the tenant's mean of (run time ÷ JCT), the share of its jobs' time
- *       spent running: 1 when every tenant is served alike.</li>
+ *   <li>Jain's index over tenants of their normalised service ({@link TenantServiceMeter}): GPU-seconds
+ *       allocated ÷ GPU-seconds entitled, over the time the tenant had work waiting, capped at 1; 1 when every
+ *       backlogged tenant got the same fraction of its entitlement.</li>
  *   <li>Finish-time fairness (Themis, NSDI'20): ρ = JCT ÷ the JCT on a private 1/T slice of the cluster
  *       (T tenants), which is the run time stretched by GPUs ÷ (cluster GPUs ÷ T) when the job needs more
  *       than the slice. Reported: the largest tenant mean of ρ.</li>
@@ -28,7 +30,8 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
         List<JobOutcome> out = r.outcomes();
         int n = out.size();
         if (n == 0) {
-            return new RunMetrics(0, 0, 0, 0, 0, 0, 0, 0, r.gpuAllocRatio(), r.nodeCv(), 1, 1);
+            return new RunMetrics(0, 0, 0, 0, 0, 0, 0, 0, r.gpuAllocRatio(), r.nodeCv(),
+                    TenantServiceMeter.jainIndex(r.tenantService()), 1);
         }
         double[] jct = new double[n];
         double sumJct = 0;
@@ -45,7 +48,7 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
             sumSlow += jct[i] / Math.max(o.durationS(), SLOWDOWN_FLOOR_S);
             firstSubmit = Math.min(firstSubmit, o.submit());
             lastFinish = Math.max(lastFinish, o.finish());
-            tenants.computeIfAbsent(o.user(), k -> new double[3]);
+            tenants.computeIfAbsent(o.user(), k -> new double[2]);
         }
         int t = tenants.size();
         double slice = clusterGpus / t;
@@ -53,23 +56,17 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
             double[] acc = tenants.get(o.user());
             double run = Math.max(o.durationS(), SLOWDOWN_FLOOR_S);
             double isolated = run * Math.max(1.0, o.gpus() / slice);
-            acc[0] += Math.min(1.0, run / Math.max(o.jctS(), run));
-            acc[1] += Math.max(o.jctS(), run) / isolated;
-            acc[2] += 1;
+            acc[0] += Math.max(o.jctS(), run) / isolated;
+            acc[1] += 1;
         }
-        double sumX = 0;
-        double sumX2 = 0;
         double maxRho = 0;
         for (double[] acc : tenants.values()) {
-            double x = acc[0] / acc[2];
-            sumX += x;
-            sumX2 += x * x;
-            maxRho = Math.max(maxRho, acc[1] / acc[2]);
+            maxRho = Math.max(maxRho, acc[0] / acc[1]);
         }
         Arrays.sort(jct);
         return new RunMetrics(n, sumJct / n, percentile(jct, 50), percentile(jct, 95), percentile(jct, 99), sumQueue / n,
                 sumSlow / n, lastFinish - firstSubmit, r.gpuAllocRatio(), r.nodeCv(),
-                sumX2 > 0 ? sumX * sumX / (t * sumX2) : 1, maxRho);
+                TenantServiceMeter.jainIndex(r.tenantService()), maxRho);
     }
 
     /** Nearest-rank percentile of sorted values. */

@@ -1,6 +1,8 @@
 package io.gantry.scheduling.sim;
 
+import io.gantry.scheduling.fairness.TenantServiceMeter;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything a replay measured.
@@ -16,9 +18,10 @@ import java.util.List;
  * @param maxGpuAllocRatioSeen the highest cluster GPU allocation share observed (≤ 1 unless broken)
  * @param rounds          scheduling rounds run
  * @param wallS           wall-clock seconds the replay took
+ * @param tenantService   per tenant, the service it received while it had work waiting (for Jain's index)
  */
 public record SimulationResult(List<JobOutcome> outcomes, List<String> unfinished, double[] allocationTimes,
                                double[] gpuAllocRatios, double gpuAllocRatio, double cpuAllocRatio,
                                double memAllocRatio, double nodeCv, double maxGpuAllocRatioSeen, long rounds,
-                               double wallS) {
+                               double wallS, Map<String, TenantServiceMeter.TenantService> tenantService) {
 }

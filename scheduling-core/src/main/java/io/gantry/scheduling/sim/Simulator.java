@@ -1,5 +1,7 @@
 package io.gantry.scheduling.sim;
 
+import io.gantry.scheduling.fairness.FairShareTracker;
+import io.gantry.scheduling.fairness.TenantServiceMeter;
 import io.gantry.scheduling.framework.Decision;
 import io.gantry.scheduling.framework.GangPlacer;
 import io.gantry.scheduling.framework.OrderedQueueScheduling;
@@ -19,9 +21,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * Discrete-event replay of a trace through a {@link SchedulingPolicy} in virtual time. Events are job
@@ -36,6 +40,11 @@ import java.util.PriorityQueue;
  * since the last round and the policy never lets a non-fitting job block others
  * ({@link SchedulingPolicy#skipsJobsThatDoNotFit()}), every older pending job already failed to
  * fit in more free space than there is now, so only the newly arrived jobs are offered.
+ *
+ * <p>Fair share (optional, {@link FairShareTracker}): each pending job's {@link JobRequest#priority()} becomes its
+ * trace priority plus its tenant's dynamic fair-share priority, recomputed every refresh interval; the pending
+ * jobs of tenants whose priority changed are re-keyed in the sorted queue. Without it the replay is unchanged.
+ * Either way each tenant's normalised service is measured ({@link TenantServiceMeter}) for Jain's index.
  */
 public final class Simulator {
 
@@ -50,16 +59,26 @@ public final class Simulator {
     private final List<NodeSpec> nodes;
     private final SchedulingPolicy policy;
     private final DurationPredictor predictor;
+    private final FairShareTracker.Settings fairShare;
 
     /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
+        this(nodes, policy, predictor, null);
+    }
+
+    /** @param fairShare fair-share priorities for the queue order; null for none (the trace's priorities alone) */
+    public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor,
+                     FairShareTracker.Settings fairShare) {
         this.nodes = List.copyOf(nodes);
         this.policy = policy;
         this.predictor = predictor;
+        this.fairShare = fairShare;
     }
 
     private static final class Run {
-        final JobRequest job;
+        /** The job as queued: with fair share its priority is replaced as its tenant's priority changes. */
+        JobRequest job;
+        final double tracePriority;
         final double submit;
         double remainingS;
         double attainedGpuS;
@@ -70,6 +89,7 @@ public final class Simulator {
 
         Run(JobRequest job) {
             this.job = job;
+            this.tracePriority = job.priority();
             this.submit = job.submitTime();
             this.remainingS = job.trueDurationS();
         }
@@ -103,6 +123,13 @@ public final class Simulator {
         List<JobOutcome> outcomes = new ArrayList<>(jobs.size());
         DoubleSeries allocTimes = new DoubleSeries();
         DoubleSeries allocRatios = new DoubleSeries();
+        double clusterGpus = 0;
+        for (NodeSpec n : nodes) {
+            clusterGpus += n.capacity().gpus();
+        }
+        TenantServiceMeter service = new TenantServiceMeter(clusterGpus);
+        FairShareTracker fair = fairShare == null ? null : new FairShareTracker(fairShare);
+        Map<String, Set<Run>> pendingByTenant = new HashMap<>();
 
         long rounds = 0;
         int next = 0;
@@ -129,6 +156,7 @@ public final class Simulator {
                 break;
             }
             meter.advance(t - now);
+            service.advance(t - now);
             now = t;
 
             boolean released = false;
@@ -140,6 +168,10 @@ public final class Simulator {
                 Run r = c.run();
                 running.remove(r.job.id());
                 meter.release(r.job, r.current.nodes());
+                service.finished(r.job.user(), r.job.gpus());
+                if (fair != null) {
+                    fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
+                }
                 released = true;
                 outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
                         r.job.trueDurationS(), r.preemptions));
@@ -151,16 +183,39 @@ public final class Simulator {
                 }
             }
             List<JobRequest> arrived = new ArrayList<>();
+            List<Run> arrivedRuns = new ArrayList<>();
             while (next < jobs.size() && jobs.get(next).submitTime() <= now) {
                 JobRequest j = jobs.get(next++);
                 if (predictor != null) {
                     j = withPrediction(j, predictor.predict(j));
                 }
-                pending.put(j.id(), new Run(j));
-                if (sorted != null) {
-                    sorted.add(j);
+                Run r = new Run(j);
+                pending.put(j.id(), r);
+                service.arrived(j.user());
+                arrivedRuns.add(r);
+            }
+            if (fair != null) {
+                boolean newTenant = false;
+                for (Run r : arrivedRuns) {
+                    newTenant |= fair.register(r.job.user());
                 }
-                arrived.add(j);
+                if (newTenant || fair.refreshDue(now)) {
+                    for (String tenant : fair.refresh(now)) {
+                        for (Run r : pendingByTenant.getOrDefault(tenant, Set.of())) {
+                            reprice(r, fair, sorted);
+                        }
+                    }
+                }
+                for (Run r : arrivedRuns) {
+                    r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
+                    pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
+                }
+            }
+            for (Run r : arrivedRuns) {
+                if (sorted != null) {
+                    sorted.add(r.job);
+                }
+                arrived.add(r.job);
             }
             boolean woken = !Double.isNaN(wakeAt) && wakeAt <= now;
             if (woken) {
@@ -213,6 +268,12 @@ public final class Simulator {
                 r.preemptions++;
                 r.stint++;
                 meter.release(r.job, r.current.nodes());
+                service.preempted(r.job.user(), r.job.gpus());
+                if (fair != null) {
+                    fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
+                    r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
+                    pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
+                }
                 r.current = null;
                 pending.put(id, r);
                 if (sorted != null) {
@@ -234,6 +295,11 @@ public final class Simulator {
                 }
                 // ClusterState refuses over-allocation, so a policy that over-commits fails the replay loudly.
                 meter.allocate(r.job, p.nodes());
+                service.started(r.job.user(), r.job.gpus());
+                if (fair != null) {
+                    fair.started(r.job.user(), r.job.gpus(), now);
+                    pendingByTenant.get(r.job.user()).remove(r);
+                }
                 pendingAttained.remove(p.jobId());
                 if (Double.isNaN(r.firstStart)) {
                     r.firstStart = now;
@@ -259,7 +325,23 @@ public final class Simulator {
         }
         return new SimulationResult(outcomes, unfinished, allocTimes.toArray(), allocRatios.toArray(),
                 meter.meanGpuRatio(span), meter.meanCpuRatio(span), meter.meanMemRatio(span), meter.meanNodeCv(),
-                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9);
+                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9, service.totals());
+    }
+
+    /** Gives a pending job its tenant's current fair-share priority, moving it in the sorted queue if there is one. */
+    private static void reprice(Run r, FairShareTracker fair, SortedPendingQueue sorted) {
+        if (sorted != null) {
+            sorted.remove(r.job);
+        }
+        r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
+        if (sorted != null) {
+            sorted.add(r.job);
+        }
+    }
+
+    private static JobRequest withPriority(JobRequest j, double priority) {
+        return new JobRequest(j.id(), j.user(), j.tasks(), j.perTask(), j.submitTime(), priority,
+                j.predictedDurationS(), j.trueDurationS());
     }
 
     private static boolean isStale(Completion c, Map<String, Run> running) {

@@ -1,0 +1,87 @@
+package io.gantry.scheduling.fairness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FairShareModelTest {
+
+    private static final double DAY = 86_400;
+
+    @Test
+    void usageHalvesEveryHalfLifeAndRunningJobsAccrue() {
+        FairShareLedger l = new FairShareLedger(DAY);
+        // 2 GPUs for 100 s: 2·∫_0^100 2^{-(100-x)/h} dx, slightly under 200 because the first seconds already decayed.
+        double exact = 2 * DAY / Math.log(2) * (1 - Math.pow(2, -100 / DAY));
+        l.charge("a", 2, 0, 100);
+        assertEquals(exact, l.decayedUsage("a", 100), 1e-9 * exact);
+        assertTrue(exact > 199.9 && exact < 200);
+        assertEquals(exact / 2, l.decayedUsage("a", 100 + DAY), 1e-9 * exact, "halved after one half-life");
+        l.startRunning("b", 4, 0);
+        assertEquals(2 * exact, l.decayedUsage("b", 100), 1e-9 * exact, "a running job counts before it ends");
+        l.stopRunning("b", 4, 0, 100);
+        assertEquals(2 * exact, l.decayedUsage("b", 100), 1e-9 * exact);
+        assertEquals(0, l.runningGpus("b"));
+    }
+
+    @Test
+    void chargesInAnyOrderGiveTheSameUsageEvenAcrossRescaling() {
+        FairShareLedger forward = new FairShareLedger(60);
+        FairShareLedger backward = new FairShareLedger(60);
+        // 600 half-lives apart: forces the ledger to move its reference time.
+        double[][] intervals = {{0, 50}, {30_000, 30_100}, {36_000, 36_060}};
+        for (double[] i : intervals) {
+            forward.charge("u", 1, i[0], i[1]);
+        }
+        for (int k = intervals.length - 1; k >= 0; k--) {
+            backward.charge("u", 1, intervals[k][0], intervals[k][1]);
+        }
+        double f = forward.decayedUsage("u", 36_060);
+        assertEquals(f, backward.decayedUsage("u", 36_060), 1e-9 * f);
+        // The last minute is one half-life long: (h/ln2)(1 - 1/2); the older minutes decayed 100+ half-lives.
+        assertEquals(60 / Math.log(2) / 2, f, 1e-9 * f);
+    }
+
+    @Test
+    void priorityIsBoundedAndMonotone() {
+        DynamicPriority model = new DynamicPriority(100);
+        double last = Double.POSITIVE_INFINITY;
+        for (double usage = 0; usage <= 10_000; usage += 500) {
+            FairShareLedger l = new FairShareLedger(DAY);
+            l.charge("heavy", 1, 0, usage);
+            l.charge("other", 1, 0, 1000);
+            var a = model.assess(l, usage + 1000, Map.of("heavy", 5.0), Map.of(), 0, 1).get("heavy");
+            assertTrue(a.priority() >= 5 && a.priority() <= 105, "bounded: " + a.priority());
+            assertTrue(a.priority() <= last, "more usage never raises priority");
+            last = a.priority();
+        }
+        FairShareLedger l = new FairShareLedger(DAY);
+        l.charge("x", 1, 0, 1000);
+        l.charge("y", 1, 0, 1000);
+        var light = model.assess(l, 1000, Map.of(), Map.of("x", 1.0, "y", 1.0), 0, 1).get("x");
+        var heavier = model.assess(l, 1000, Map.of(), Map.of("x", 3.0, "y", 1.0), 0, 1).get("x");
+        assertEquals(50, light.priority(), 1e-9, "usage equal to entitlement gives half the fair-share weight");
+        assertTrue(heavier.priority() > light.priority(), "a larger weight never lowers priority");
+        assertEquals(100, model.assess(new FairShareLedger(DAY), 0, Map.of(), Map.of("idle", 1.0), 0, 1)
+                .get("idle").priority(), 1e-12, "no usage anywhere: everyone gets the whole fair-share term");
+    }
+
+    @Test
+    void jainIndexOfNormalisedService() {
+        assertEquals(1, JainIndex.of(java.util.List.of(0.5, 0.5, 0.5)), 1e-12);
+        assertEquals(0.5, JainIndex.of(java.util.List.of(1.0, 0.0)), 1e-12);
+        TenantServiceMeter m = new TenantServiceMeter(10);
+        m.arrived("a");
+        m.arrived("a");
+        m.started("a", 10); // a holds the cluster and still has a job waiting
+        m.arrived("b");     // b waits with nothing: entitled to half the cluster
+        m.advance(100);
+        var t = m.totals();
+        assertEquals(1.0, t.get("a").normalisedService(), 1e-12, "capped at 1");
+        assertEquals(0.0, t.get("b").normalisedService(), 1e-12);
+        assertEquals(500, t.get("b").entitledGpuS(), 1e-9);
+        assertEquals(0.5, TenantServiceMeter.jainIndex(t), 1e-12);
+    }
+}
