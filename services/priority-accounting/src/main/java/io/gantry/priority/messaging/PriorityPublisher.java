@@ -1,13 +1,23 @@
 package io.gantry.priority.messaging;
 
+import io.gantry.events.GantryEvent;
 import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
+import io.gantry.events.UserPriority;
+import io.gantry.priority.service.AccountingStore;
+import io.gantry.priority.service.LedgerChange;
 import io.gantry.priority.service.PriorityBook;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.Outbound;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -16,49 +26,101 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
-/** Publishes user priorities on the compacted {@code gantry.users.priority}: at start-up and for each new user. */
+/**
+ * Takes lifecycle events (usage) and submissions (who waits) into the ledger, and publishes user priorities on the
+ * compacted {@code gantry.users.priority}: every user at start-up, then each user whose priority moved materially,
+ * after each event and every recompute interval (usage decays with time alone).
+ */
 @ApplicationScoped
 public class PriorityPublisher {
 
     static final String IN = "lifecycle";
+    static final String SUBMITTED = "submitted";
     static final String OUT = "priorities";
 
     private final EventIntake intake;
+    private final AccountingStore store;
     private final PriorityBook book;
     private final Emitter<String> priorities;
 
-    public PriorityPublisher(EventIntake intake, PriorityBook book,
+    public PriorityPublisher(EventIntake intake, AccountingStore store, PriorityBook book,
                              @Channel(OUT) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 10_000)
                              Emitter<String> priorities) {
         this.intake = intake;
+        this.store = store;
         this.book = book;
         this.priorities = priorities;
     }
 
-    void publishConfigured(@Observes StartupEvent ev) {
-        book.configuredUsers().forEach(p -> {
-            priorities.send(Outbound.message(p));
-            intake.produced(OUT);
-        });
+    void start(@Observes StartupEvent ev) {
+        book.reload();
+        // Users never published yet, and those whose priority drifted (decay) while the service was down; the others
+        // are still current on the compacted topic.
+        publish(book.publications(Instant.now()));
+    }
+
+    @Scheduled(every = "${gantry.priority.recompute-interval:30s}", delayed = "5s")
+    void recompute() {
+        publish(book.publications(Instant.now()));
     }
 
     @Incoming(IN)
+    @Blocking(ordered = true)
     public CompletionStage<Void> onLifecycle(Message<String> message) {
-        LifecycleEvent event;
+        return take(IN, message, LifecycleEvent.class);
+    }
+
+    @Incoming(SUBMITTED)
+    @Blocking(ordered = true)
+    public CompletionStage<Void> onSubmitted(Message<String> message) {
+        return take(SUBMITTED, message, JobSubmitted.class);
+    }
+
+    private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> message, Class<T> type) {
+        T event;
         try {
-            event = intake.take(IN, message, LifecycleEvent.class);
+            event = intake.take(channel, message, type);
         } catch (InvalidEventException e) {
             return message.nack(e);
         }
-        if (event == null || event.user() == null || event.user().isBlank()) {
+        String user = event == null ? null
+                : event instanceof LifecycleEvent l ? l.user() : ((JobSubmitted) event).user();
+        if (user == null || user.isBlank()) {
             return message.ack();
         }
-        var update = book.observe(event.user());
-        if (update.isEmpty()) {
+        Optional<LedgerChange> change = store.apply(event, user);
+        if (change.isEmpty()) {
+            return message.ack(); // processed before (a redelivery after a restart): nothing changes
+        }
+        book.applied(change.get());
+        List<UserPriority> updates = book.publications(Instant.now());
+        if (updates.isEmpty()) {
             return message.ack();
         }
-        priorities.send(Outbound.causedBy(message, update.get()));
-        intake.produced(OUT);
-        return CompletableFuture.completedFuture(null);
+        // Ack the input only once Kafka has every priority it caused.
+        CompletableFuture<?>[] written = new CompletableFuture<?>[updates.size()];
+        for (int i = 0; i < updates.size(); i++) {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            written[i] = done;
+            priorities.send(Outbound.message(updates.get(i))
+                    .withAck(() -> {
+                        done.complete(null);
+                        return CompletableFuture.completedFuture(null);
+                    })
+                    .withNack(t -> {
+                        done.completeExceptionally(t);
+                        return CompletableFuture.completedFuture(null);
+                    }));
+            intake.produced(OUT);
+        }
+        return CompletableFuture.allOf(written).handle((v, t) -> t).thenCompose(t -> t == null ? message.ack() : message.nack(t));
+    }
+
+    /** Publishes priorities not caused by an input (start-up, decay over time, an admin change). */
+    public void publish(List<UserPriority> updates) {
+        updates.forEach(p -> {
+            priorities.send(Outbound.message(p));
+            intake.produced(OUT);
+        });
     }
 }

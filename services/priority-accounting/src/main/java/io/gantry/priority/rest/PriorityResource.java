@@ -1,26 +1,179 @@
 package io.gantry.priority.rest;
 
-import io.gantry.events.UserPriority;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gantry.priority.messaging.PriorityPublisher;
+import io.gantry.priority.persistence.JobRun;
+import io.gantry.priority.persistence.UsageInterval;
+import io.gantry.priority.persistence.UserAccount;
+import io.gantry.priority.rest.ProblemResponse.FieldError;
+import io.gantry.priority.service.AccountingStore;
 import io.gantry.priority.service.PriorityBook;
+import io.gantry.scheduling.fairness.DynamicPriority;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-@Path("/users")
+/** Admin API for users, their base priorities and entitlements, their usage, and the fairness picture. */
+@Path("/")
 @Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
 public class PriorityResource {
 
-    private final PriorityBook book;
+    private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,199}");
+    /** Keeps base priorities within a range where adding the fair-share term stays exact in a double. */
+    private static final double MAX_ABS_BASE_PRIORITY = 1e6;
 
-    public PriorityResource(PriorityBook book) {
-        this.book = book;
+    /** Body of create/update; on update a null field keeps its value. */
+    public record UserRequest(String name, Double basePriority, Double weight, Integer maxGpus) {
     }
 
-    /** Every user's last published priority. */
+    public record UserView(String name, double basePriority, double weight, Integer maxGpus, double priority,
+                           double fairShareFactor, String explanation) {
+    }
+
+    public record IntervalView(String jobId, Instant start, Instant end, double gpuSeconds, double cpuSeconds,
+                               double memoryMibSeconds) {
+    }
+
+    public record UsageView(String user, double decayedGpuSeconds, double halfLifeS, double gpuSeconds,
+                            double cpuSeconds, double memoryMibSeconds, double runningGpus, List<IntervalView> intervals) {
+    }
+
+    private final AccountingStore store;
+    private final PriorityBook book;
+    private final PriorityPublisher publisher;
+
+    public PriorityResource(AccountingStore store, PriorityBook book, PriorityPublisher publisher) {
+        this.store = store;
+        this.book = book;
+        this.publisher = publisher;
+    }
+
     @GET
-    public List<UserPriority> users() {
-        return book.all();
+    @Path("users")
+    public List<UserView> users() {
+        Map<String, DynamicPriority.Assessment> now = book.assess(Instant.now());
+        return now.values().stream().map(a -> view(store.user(a.tenant()).orElse(null), a)).toList();
+    }
+
+    @GET
+    @Path("users/{name}")
+    public Response user(@PathParam("name") String name) {
+        return store.user(name)
+                .map(u -> Response.ok(view(u, book.assess(Instant.now()).get(name))).build())
+                .orElseGet(() -> ProblemResponse.notFound("unknown user '" + name + "'"));
+    }
+
+    @POST
+    @Path("users")
+    public Response create(UserRequest body) {
+        List<FieldError> errors = new ArrayList<>();
+        if (body == null) {
+            return ProblemResponse.badRequest(List.of(new FieldError("body", "is required")));
+        }
+        if (body.name() == null || !USER_NAME.matcher(body.name()).matches()) {
+            errors.add(new FieldError("name", "is required: 1-200 of letters, digits, '.', '_', '@', '-', "
+                    + "starting with a letter or digit"));
+        }
+        validate(body, errors);
+        if (!errors.isEmpty()) {
+            return ProblemResponse.badRequest(errors);
+        }
+        if (store.user(body.name()).isPresent()) {
+            return ProblemResponse.conflict("user '" + body.name() + "' exists: PUT /users/" + body.name() + " to change it");
+        }
+        UserAccount u = store.upsertUser(body.name(), body.basePriority(), body.weight(), body.maxGpus());
+        return changed(u, 201);
+    }
+
+    @PUT
+    @Path("users/{name}")
+    public Response update(@PathParam("name") String name, UserRequest body) {
+        if (store.user(name).isEmpty()) {
+            return ProblemResponse.notFound("unknown user '" + name + "'");
+        }
+        if (body == null) {
+            return ProblemResponse.badRequest(List.of(new FieldError("body", "is required")));
+        }
+        List<FieldError> errors = new ArrayList<>();
+        if (body.name() != null && !body.name().equals(name)) {
+            errors.add(new FieldError("name", "must be absent or equal the user in the path ('" + name + "')"));
+        }
+        validate(body, errors);
+        if (!errors.isEmpty()) {
+            return ProblemResponse.badRequest(errors);
+        }
+        return changed(store.upsertUser(name, body.basePriority(), body.weight(), body.maxGpus()), 200);
+    }
+
+    @GET
+    @Path("users/{name}/usage")
+    public Response usage(@PathParam("name") String name) {
+        if (store.user(name).isEmpty()) {
+            return ProblemResponse.notFound("unknown user '" + name + "'");
+        }
+        List<UsageInterval> intervals = store.intervals(name);
+        double running = store.runningJobs(name).stream().mapToDouble(JobRun::gpus).sum();
+        DynamicPriority.Assessment a = book.assess(Instant.now()).get(name);
+        List<IntervalView> views = intervals.stream().map(i -> new IntervalView(i.jobId, i.intervalStart, i.intervalEnd,
+                i.gpuSeconds, i.cpuSeconds, i.memoryMibSeconds)).toList();
+        return Response.ok(new UsageView(name, a == null ? 0 : a.decayedGpuSeconds(), book.halfLifeS(),
+                intervals.stream().mapToDouble(i -> i.gpuSeconds).sum(),
+                intervals.stream().mapToDouble(i -> i.cpuSeconds).sum(),
+                intervals.stream().mapToDouble(i -> i.memoryMibSeconds).sum(), running, views)).build();
+    }
+
+    @GET
+    @Path("fairness")
+    public PriorityBook.Fairness fairness() {
+        return book.fairness(Instant.now());
+    }
+
+    /** A body that is not JSON or has a value of the wrong type: 400 naming the field Jackson stopped at. */
+    @ServerExceptionMapper
+    public Response badJson(JsonProcessingException e) {
+        String field = e instanceof JsonMappingException m && !m.getPath().isEmpty()
+                ? m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                        .collect(Collectors.joining("."))
+                : "body";
+        String reason = e instanceof JsonMappingException ? "has the wrong type or format" : "is not valid JSON";
+        return ProblemResponse.badRequest(List.of(new FieldError(field, reason)));
+    }
+
+    private static void validate(UserRequest body, List<FieldError> errors) {
+        if (body.basePriority() != null && !(Math.abs(body.basePriority()) <= MAX_ABS_BASE_PRIORITY)) {
+            errors.add(new FieldError("basePriority", "must be a number between -1e6 and 1e6"));
+        }
+        if (body.weight() != null && !(body.weight() > 0 && Double.isFinite(body.weight()))) {
+            errors.add(new FieldError("weight", "must be a finite number > 0"));
+        }
+        if (body.maxGpus() != null && body.maxGpus() < 0) {
+            errors.add(new FieldError("maxGpus", "must be ≥ 0"));
+        }
+    }
+
+    private Response changed(UserAccount u, int status) {
+        book.userChanged(u);
+        publisher.publish(book.publications(Instant.now()));
+        return Response.status(status).entity(view(u, book.assess(Instant.now()).get(u.name))).build();
+    }
+
+    private static UserView view(UserAccount u, DynamicPriority.Assessment a) {
+        return new UserView(a.tenant(), a.basePriority(), a.weight(), u == null ? null : u.maxGpus, a.priority(),
+                a.fairShareFactor(), a.explanation());
     }
 }

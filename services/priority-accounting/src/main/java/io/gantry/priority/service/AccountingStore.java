@@ -1,0 +1,220 @@
+package io.gantry.priority.service;
+
+import io.gantry.events.GantryEvent;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
+import io.gantry.events.JobRejected;
+import io.gantry.events.JobStarted;
+import io.gantry.events.JobSubmitted;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.priority.config.PriorityConfig;
+import io.gantry.priority.persistence.JobRun;
+import io.gantry.priority.persistence.PriorityRecord;
+import io.gantry.priority.persistence.ProcessedEvent;
+import io.gantry.priority.persistence.UsageInterval;
+import io.gantry.priority.persistence.UserAccount;
+import io.gantry.priority.persistence.WaitingJob;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every write to the accounting database. Each event is applied in one transaction together with the record that
+ * it was processed, so a redelivered event (same id), even after a restart, changes nothing; a stint is charged
+ * only by the first event that closes it, so even a duplicate with a new id cannot charge twice.
+ */
+@ApplicationScoped
+public class AccountingStore {
+
+    private final PriorityConfig config;
+
+    public AccountingStore(PriorityConfig config) {
+        this.config = config;
+    }
+
+    /** Applies {@code event}; empty when it was already processed. */
+    @Transactional
+    public Optional<LedgerChange> apply(GantryEvent event, String user) {
+        if (ProcessedEvent.findById(event.eventId()) != null) {
+            return Optional.empty();
+        }
+        ProcessedEvent p = new ProcessedEvent();
+        p.eventId = event.eventId();
+        p.jobId = event instanceof LifecycleEvent l ? l.jobId() : ((JobSubmitted) event).jobId();
+        p.eventType = event.getClass().getSimpleName();
+        p.processedAt = Instant.now();
+        p.persist();
+        ensureUser(user);
+        LedgerChange change;
+        if (event instanceof JobSubmitted s) {
+            change = submitted(s);
+        } else if (event instanceof JobStarted s) {
+            change = started(s);
+        } else if (event instanceof JobCompleted || event instanceof JobFailed || event instanceof JobPreempted) {
+            change = stopped((LifecycleEvent) event, user);
+        } else if (event instanceof JobRejected r) {
+            change = notWaiting(r.jobId(), r.user());
+        } else {
+            change = new LedgerChange.Nothing(user);
+        }
+        return Optional.of(change);
+    }
+
+    private LedgerChange submitted(JobSubmitted s) {
+        if (WaitingJob.findById(s.jobId()) != null || JobRun.findById(s.jobId()) != null) {
+            return new LedgerChange.Nothing(s.user());
+        }
+        WaitingJob w = new WaitingJob();
+        w.jobId = s.jobId();
+        w.userName = s.user();
+        w.submittedAt = stored(s.occurredAt());
+        w.persist();
+        return new LedgerChange.Waiting(s.user(), s.jobId(), seconds(s.occurredAt()), true);
+    }
+
+    private LedgerChange started(JobStarted s) {
+        JobRun run = JobRun.findById(s.jobId());
+        if (run != null && run.running) {
+            return new LedgerChange.Nothing(s.user()); // the same stint announced twice
+        }
+        if (run == null) {
+            run = new JobRun();
+            run.jobId = s.jobId();
+        }
+        int tasks = Math.max(1, s.nodes().size());
+        ResourceAmounts per = s.perTask();
+        run.userName = s.user();
+        run.startedAt = stored(s.occurredAt());
+        run.gpuMilli = per.gpuMilli() * tasks;
+        run.cpuMilli = per.cpuMilli() * tasks;
+        run.memoryMib = per.memoryMib() * tasks;
+        run.running = true;
+        run.persist();
+        WaitingJob.deleteById(s.jobId());
+        return new LedgerChange.Started(s.user(), run.gpus(), seconds(run.startedAt));
+    }
+
+    private LedgerChange stopped(LifecycleEvent e, String user) {
+        WaitingJob.deleteById(e.jobId());
+        JobRun run = JobRun.findById(e.jobId());
+        if (run == null || !run.running) {
+            return new LedgerChange.Nothing(user);
+        }
+        run.running = false;
+        // A clock step backwards must not make usage negative.
+        Instant end = stored(e.occurredAt()).isBefore(run.startedAt) ? run.startedAt : stored(e.occurredAt());
+        UsageInterval u = new UsageInterval();
+        u.id = e.eventId();
+        u.userName = run.userName;
+        u.jobId = run.jobId;
+        u.intervalStart = run.startedAt;
+        u.intervalEnd = end;
+        double s = u.seconds();
+        u.gpuSeconds = run.gpuMilli / 1000.0 * s;
+        u.cpuSeconds = run.cpuMilli / 1000.0 * s;
+        u.memoryMibSeconds = run.memoryMib * s;
+        u.persist();
+        if (e instanceof JobPreempted) {
+            // Back in the queue: waiting again from now.
+            WaitingJob w = new WaitingJob();
+            w.jobId = e.jobId();
+            w.userName = run.userName;
+            w.submittedAt = end;
+            w.persist();
+        }
+        return new LedgerChange.Stopped(run.userName, run.gpus(), seconds(run.startedAt), seconds(end));
+    }
+
+    private LedgerChange notWaiting(String jobId, String user) {
+        WaitingJob.deleteById(jobId);
+        return new LedgerChange.Waiting(user, jobId, 0, false);
+    }
+
+    /** The user, created with the configured (or default) base priority and default weight when new. */
+    @Transactional
+    public UserAccount ensureUser(String name) {
+        UserAccount u = UserAccount.findById(name);
+        if (u == null) {
+            u = new UserAccount();
+            u.name = name;
+            u.basePriority = config.users().getOrDefault(name, config.defaultBasePriority());
+            u.weight = config.defaultWeight();
+            u.createdAt = Instant.now();
+            u.updatedAt = u.createdAt;
+            u.persist();
+        }
+        return u;
+    }
+
+    /** Creates or updates a user; null fields of an update keep their value. */
+    @Transactional
+    public UserAccount upsertUser(String name, Double basePriority, Double weight, Integer maxGpus) {
+        UserAccount u = ensureUser(name);
+        if (basePriority != null) {
+            u.basePriority = basePriority;
+        }
+        if (weight != null) {
+            u.weight = weight;
+        }
+        if (maxGpus != null) {
+            u.maxGpus = maxGpus;
+        }
+        u.updatedAt = Instant.now();
+        return u;
+    }
+
+    @Transactional
+    public void recordPublished(List<PriorityRecord> records) {
+        records.forEach(r -> r.persist());
+    }
+
+    /** Everything the in-memory state is rebuilt from. */
+    public record Snapshot(List<UserAccount> users, List<UsageInterval> intervals, List<JobRun> running,
+                           List<WaitingJob> waiting, List<PriorityRecord> lastPublished) {
+    }
+
+    @Transactional
+    public Snapshot load() {
+        List<PriorityRecord> last = PriorityRecord.find(
+                "from PriorityRecord p where p.computedAt = (select max(q.computedAt) from PriorityRecord q "
+                        + "where q.userName = p.userName)").list();
+        return new Snapshot(UserAccount.listAll(), UsageInterval.listAll(), JobRun.list("running", true),
+                WaitingJob.listAll(), last);
+    }
+
+    @Transactional
+    public List<WaitingJob> waitingJobs() {
+        return WaitingJob.listAll();
+    }
+
+    @Transactional
+    public Optional<UserAccount> user(String name) {
+        return UserAccount.findByIdOptional(name);
+    }
+
+    @Transactional
+    public List<UsageInterval> intervals(String user) {
+        return UsageInterval.list("userName = ?1 order by intervalEnd", user);
+    }
+
+    @Transactional
+    public List<JobRun> runningJobs(String user) {
+        return JobRun.list("userName = ?1 and running = true", user);
+    }
+
+    /**
+     * A time as the database keeps it (microseconds: H2's and PostgreSQL's timestamp precision), so the live
+     * in-memory ledger and one rebuilt from the database after a restart compute from identical values.
+     */
+    static Instant stored(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
+    static double seconds(Instant t) {
+        return t.getEpochSecond() + t.getNano() / 1e9;
+    }
+}
