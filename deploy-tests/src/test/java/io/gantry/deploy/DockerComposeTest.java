@@ -1,0 +1,216 @@
+package io.gantry.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.sun.net.httpserver.HttpServer;
+import io.gantry.events.Topics;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** docker-compose.yml checked against the services' sources and shared-events (issue 7). */
+class DockerComposeTest {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static JsonNode services;
+
+    @BeforeAll
+    static void read() throws IOException {
+        JsonNode compose = YAML.readTree(ServiceSources.ROOT.resolve("docker-compose.yml").toFile());
+        services = compose.path("services");
+        assertTrue(services.isObject(), "docker-compose.yml has no services");
+    }
+
+    /** Compose accepts environment as a map or as a list of NAME=value. */
+    static Map<String, String> env(JsonNode service) {
+        Map<String, String> env = new HashMap<>();
+        JsonNode e = service.path("environment");
+        if (e.isObject()) {
+            e.properties().forEach(f -> env.put(f.getKey(), f.getValue().asText()));
+        } else if (e.isArray()) {
+            e.forEach(v -> {
+                String[] kv = v.asText().split("=", 2);
+                env.put(kv[0], kv.length > 1 ? kv[1] : "");
+            });
+        }
+        return env;
+    }
+
+    static JsonNode service(String name) {
+        JsonNode s = services.path(name);
+        assertTrue(s.isObject(), "docker-compose.yml has no service " + name);
+        return s;
+    }
+
+    @Test
+    void everyGantryServiceHasItsImageKafkaAndAHealthCheck() {
+        // The broker's address inside the compose network: its service name and the PLAINTEXT listener's port.
+        Map<String, String> kafkaEnv = env(service("kafka"));
+        Matcher listener = Pattern.compile("(?:^|,)PLAINTEXT://[^:,]*:(\\d+)").matcher(kafkaEnv.getOrDefault("KAFKA_LISTENERS", ""));
+        assertTrue(listener.find(), "kafka has no PLAINTEXT listener");
+        String bootstrap = "kafka:" + listener.group(1);
+        assertTrue(service("kafka").path("healthcheck").path("test").size() > 0, "kafka has no health check");
+
+        for (String name : Topics.SERVICES) {
+            ServiceSources src = ServiceSources.of(name);
+            JsonNode s = service(name);
+            Map<String, String> env = env(s);
+            String profile = env.get("QUARKUS_PROFILE");
+            assertEquals(src.image(profile), s.path("image").asText(), name + " image (what Jib builds)");
+            assertEquals(bootstrap, env.get("KAFKA_BOOTSTRAP_SERVERS"), name + " KAFKA_BOOTSTRAP_SERVERS");
+            // Started only once every topic exists (auto-creation is off, as on Kubernetes).
+            assertEquals("service_completed_successfully", s.path("depends_on").path("kafka-init").path("condition").asText(),
+                    name + " must wait for kafka-init");
+            JsonNode test = s.path("healthcheck").path("test");
+            assertTrue(test.isArray() && test.size() > 1, name + " has no health check");
+            String command = test.toString();
+            assertTrue(command.contains(src.healthPath("ready")), name + " health check does not ask " + src.healthPath("ready"));
+            assertTrue(command.contains("/" + src.httpPort()), name + " health check does not use port " + src.httpPort());
+            assertTrue(portsPublished(s).contains(src.httpPort() + ":" + src.httpPort()), name + " port not published");
+        }
+        assertEquals("simulated", env(service("pod-dispatcher")).get("GANTRY_DISPATCHER_CLUSTER"));
+    }
+
+    private static List<String> portsPublished(JsonNode s) {
+        List<String> ports = new ArrayList<>();
+        s.path("ports").forEach(p -> ports.add(p.asText()));
+        return ports;
+    }
+
+    @Test
+    void priorityAccountingUsesThePostgresOfTheCompose() {
+        JsonNode pa = service("priority-accounting");
+        Map<String, String> env = env(pa);
+        assertEquals("pg", env.get("QUARKUS_PROFILE"));
+        assertEquals("postgresql", ServiceSources.of("priority-accounting").property("quarkus.datasource.db-kind", "pg").orElse(null));
+        Map<String, String> pg = env(service("postgres"));
+        assertEquals("jdbc:postgresql://postgres:5432/" + pg.get("POSTGRES_DB"), env.get("GANTRY_DB_URL"));
+        assertEquals(pg.get("POSTGRES_USER"), env.get("GANTRY_DB_USER"));
+        assertEquals(pg.get("POSTGRES_PASSWORD"), env.get("GANTRY_DB_PASSWORD"));
+        assertEquals("service_healthy", pa.path("depends_on").path("postgres").path("condition").asText());
+        assertTrue(service("postgres").path("healthcheck").path("test").size() > 0, "postgres has no health check");
+        // No other service is given database settings it would not use.
+        for (String name : Topics.SERVICES) {
+            if (!name.equals("priority-accounting")) {
+                assertFalse(env(service(name)).containsKey("GANTRY_DB_URL"), name);
+            }
+        }
+    }
+
+    @Test
+    void metricsIngestReadsTheSimulatedClusterOfTheDispatcher() {
+        URI source = URI.create(env(service("metrics-ingest")).get("GANTRY_INGEST_SOURCE_URL"));
+        assertEquals("pod-dispatcher", source.getHost());
+        assertEquals(ServiceSources.of("pod-dispatcher").httpPort(), source.getPort());
+        assertEquals("/simulated-cluster/metrics", source.getPath());
+    }
+
+    @Test
+    void kafkaInitCreatesEveryTopicWithItsCleanupPolicy() {
+        String script = service("kafka-init").path("command").toString().replace("\\n", "\n");
+        Map<String, String> created = new TreeMap<>();
+        Matcher m = Pattern.compile("--topic (\\S+)[^\\n]*?cleanup\\.policy=(\\w+)").matcher(script);
+        while (m.find()) {
+            created.put(m.group(1), m.group(2));
+        }
+        assertEquals(new TreeSet<>(Topics.all()), new TreeSet<>(created.keySet()));
+        created.forEach((topic, policy) ->
+                assertEquals(topic.equals(Topics.USERS_PRIORITY) ? "compact" : "delete", policy, topic));
+        assertEquals("false", env(service("kafka")).get("KAFKA_AUTO_CREATE_TOPICS_ENABLE"));
+    }
+
+    @Test
+    void prometheusScrapesEveryServiceAndGrafanaReadsPrometheus() throws IOException {
+        JsonNode prom = YAML.readTree(ServiceSources.ROOT.resolve("prometheus/prometheus.yml").toFile());
+        for (String name : Topics.SERVICES) {
+            ServiceSources src = ServiceSources.of(name);
+            String target = name + ":" + src.httpPort();
+            boolean scraped = false;
+            for (JsonNode job : prom.path("scrape_configs")) {
+                boolean hasTarget = false;
+                for (JsonNode sc : job.path("static_configs")) {
+                    for (JsonNode t : sc.path("targets")) {
+                        hasTarget |= t.asText().equals(target);
+                    }
+                }
+                scraped |= hasTarget && job.path("metrics_path").asText("/metrics").equals(src.metricsPath());
+            }
+            assertTrue(scraped, "prometheus.yml does not scrape " + target + src.metricsPath());
+        }
+        JsonNode datasources = YAML.readTree(ServiceSources.ROOT.resolve("grafana/provisioning/datasources/prometheus.yml").toFile());
+        URI url = URI.create(datasources.path("datasources").get(0).path("url").asText());
+        assertTrue(services.has(url.getHost()), "Grafana's datasource " + url + " is no compose service");
+        JsonNode dashboards = YAML.readTree(ServiceSources.ROOT.resolve("grafana/provisioning/dashboards/gantry.yml").toFile());
+        String path = dashboards.path("providers").get(0).path("options").path("path").asText();
+        assertTrue(service("grafana").path("volumes").toString().contains("./grafana/dashboards:" + path),
+                "the dashboards folder is not mounted where the provider reads it");
+    }
+
+    /**
+     * The services' health check runs for real with bash against a local HTTP server: ready (200) passes, not
+     * ready (503) and nothing listening fail. It has to work without curl or wget, which the Jib base image may lack.
+     */
+    @Test
+    void serviceHealthCheckCommandTellsReadyFromNotReady() throws Exception {
+        String service = "job-tuner";
+        int servicePort = ServiceSources.of(service).httpPort();
+        JsonNode test = service(service).path("healthcheck").path("test");
+        assertEquals("CMD", test.get(0).asText());
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        int[] status = {200};
+        server.createContext("/", exchange -> {
+            byte[] body = "{\"status\":\"UP\"}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/q/health/ready") ? status[0] : 404, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            int port = server.getAddress().getPort();
+            assertEquals(0, run(test, servicePort, port), "ready service judged unhealthy");
+            status[0] = 503;
+            assertNotEquals(0, run(test, servicePort, port), "not-ready service judged healthy");
+        } finally {
+            server.stop(0);
+        }
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            int closed = free.getLocalPort();
+            free.close();
+            assertNotEquals(0, run(test, servicePort, closed), "nothing listening judged healthy");
+        }
+    }
+
+    /** Runs the compose test command as Docker would ($$ is compose's escape for $), on another port. */
+    private static int run(JsonNode test, int servicePort, int port) throws Exception {
+        List<String> command = new ArrayList<>();
+        for (int i = 1; i < test.size(); i++) {
+            command.add(test.get(i).asText().replace("$$", "$").replace("/" + servicePort, "/" + port));
+        }
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(20, TimeUnit.SECONDS), "health check hangs");
+        return p.exitValue();
+    }
+}
