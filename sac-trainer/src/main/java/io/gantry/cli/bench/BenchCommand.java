@@ -13,6 +13,14 @@ import io.gantry.scheduling.sim.Simulator;
 import io.gantry.scheduling.trace.BadRow;
 import io.gantry.scheduling.trace.Trace;
 import io.gantry.scheduling.trace.WorkloadShaper;
+import io.gantry.scheduling.trace.TraceFormat;
+import io.gantry.scheduling.tuning.PolluxWorkloadTuning;
+import io.gantry.scheduling.tuning.ResourceRightSizer;
+import io.gantry.scheduling.tuning.TraceRightSizing;
+import io.gantry.scheduling.tuning.TrainingTuner;
+import io.gantry.scheduling.tuning.TunedJob;
+import io.gantry.scheduling.tuning.TunerMetrics;
+import io.gantry.scheduling.model.JobRequest;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -84,6 +92,11 @@ public final class BenchCommand implements GantryCli.Command {
         ProgressBar bar = new ProgressBar(err, totalRuns);
         List<BenchRow> rows = new ArrayList<>();
         int runIndex = 0;
+        PolluxWorkloadTuning polluxTuning = opts.trace() == TraceFormat.POLLUX
+                ? new PolluxWorkloadTuning(opts.traceFile(), TrainingTuner.fromProfiles(
+                        PolluxWorkloadTuning.profilesDirFor(opts.traceFile()),
+                        new TrainingTuner.Settings(TrainingTuner.Settings.DEFAULT.minScalingEfficiency(), opts.nodeShape().gpus())))
+                : null;
         for (double load : loads) {
             Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();
             for (long seed : opts.seeds()) {
@@ -92,18 +105,27 @@ public final class BenchCommand implements GantryCli.Command {
                     err.printf("%d jobs fit no node of this cluster and are left out (first: %s)%n", shaped.unfit().size(),
                             String.join(", ", shaped.unfit().subList(0, Math.min(5, shaped.unfit().size()))));
                 }
+                // Tuning happens before queueing and does not depend on the policy: the same jobs go to each.
+                TraceRightSizing sizing = new TraceRightSizing();
+                List<TunedJob> tuned = polluxTuning != null
+                        ? polluxTuning.apply(shaped.jobs(), opts.nodeShape(), opts.tuner())
+                        : sizing.apply(shaped.jobs(), opts.usage(), new ResourceRightSizer(ResourceRightSizer.Settings.DEFAULT),
+                        seed, opts.tuner());
+                List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
                 for (String policy : opts.policies()) {
                     final int index = runIndex;
                     String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
                     Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor(),
-                            opts.fairShare() ? FairShareTracker.Settings.DEFAULT : null);
-                    SimulationResult result = sim.run(shaped.jobs(), (done, total) -> bar.update(index, label, done, total));
+                            opts.fairShare() ? FairShareTracker.Settings.DEFAULT : null, opts.tuner() ? sizing : null);
+                    SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
                     if (!result.unfinished().isEmpty()) {
                         throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
                     }
                     rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
                             policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
-                            RunMetrics.of(result, clusterGpus), result.wallS()));
+                            RunMetrics.of(result, clusterGpus), result.wallS(),
+                            TunerMetrics.of(opts.tuner(), result, tuned, opts.nodeShape().capacity().times(opts.nodes()),
+                                    (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric))));
                     if (seed == opts.seeds().get(0)) {
                         firstSeedResults.put(policy, result);
                     }

@@ -3,6 +3,7 @@ package io.gantry.cli.bench;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
+import io.gantry.scheduling.tuning.UsageModel;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -11,12 +12,14 @@ import java.util.List;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
-                    List<String> policies, List<Long> seeds, int jobs, int repeat, boolean fairShare, Path out) {
+                    List<String> policies, List<Long> seeds, int jobs, int repeat, boolean fairShare, Path out,
+                    boolean tuner, UsageModel usage) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--out DIR]
+                                [--tuner on|off] [--usage-model request|lognormal:CPU,MEM,SIGMA]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
@@ -32,6 +35,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             entitlements, io.gantry.scheduling.fairness) is added to its jobs' priority,
                             which kube-default orders its queue by (default off)
               --out         output folder (default bench/results/<timestamp>)
+              --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
+                            queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized
+                            for openb; off (default) replays the trace's own requests
+              --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
+                            kills; an assumption, no trace measures it (default request: all of it;
+                            bench/README.md, Tuner)
             """;
 
     static BenchOptions parse(String[] args) {
@@ -46,6 +55,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         int repeat = 1;
         boolean fairShare = false;
         Path out = null;
+        boolean tuner = false;
+        UsageModel usage = UsageModel.REQUEST;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -99,6 +110,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     default -> throw new IllegalArgumentException("--fair takes on or off, got '" + v + "'");
                 };
                 case "--out" -> out = Path.of(v);
+                case "--tuner" -> tuner = switch (v) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--tuner takes on or off, got '" + v + "'");
+                };
+                case "--usage-model" -> usage = UsageModel.parse(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
@@ -114,7 +131,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out);
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out, tuner, usage);
     }
 
     /** Loads to run: the targets, or one NaN meaning "as recorded". */

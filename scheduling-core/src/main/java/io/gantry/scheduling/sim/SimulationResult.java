@@ -19,9 +19,20 @@ import java.util.Map;
  * @param rounds          scheduling rounds run
  * @param wallS           wall-clock seconds the replay took
  * @param tenantService   per tenant, the service it received while it had work waiting (for Jain's index)
+ * @param oomKills        runs killed for exceeding their memory request (see {@link OomModel}); 0 without one
  */
 public record SimulationResult(List<JobOutcome> outcomes, List<String> unfinished, double[] allocationTimes,
                                double[] gpuAllocRatios, double gpuAllocRatio, double cpuAllocRatio,
                                double memAllocRatio, double nodeCv, double maxGpuAllocRatioSeen, long rounds,
-                               double wallS, Map<String, TenantServiceMeter.TenantService> tenantService) {
+                               double wallS, Map<String, TenantServiceMeter.TenantService> tenantService,
+                               int oomKills) {
+
+    /** A replay without an {@link OomModel}. */
+    public SimulationResult(List<JobOutcome> outcomes, List<String> unfinished, double[] allocationTimes,
+                            double[] gpuAllocRatios, double gpuAllocRatio, double cpuAllocRatio, double memAllocRatio,
+                            double nodeCv, double maxGpuAllocRatioSeen, long rounds, double wallS,
+                            Map<String, TenantServiceMeter.TenantService> tenantService) {
+        this(outcomes, unfinished, allocationTimes, gpuAllocRatios, gpuAllocRatio, cpuAllocRatio, memAllocRatio, nodeCv,
+                maxGpuAllocRatioSeen, rounds, wallS, tenantService, 0);
+    }
 }

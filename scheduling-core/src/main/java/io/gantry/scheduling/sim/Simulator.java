@@ -60,6 +60,7 @@ public final class Simulator {
     private final SchedulingPolicy policy;
     private final DurationPredictor predictor;
     private final FairShareTracker.Settings fairShare;
+    private final OomModel oom;
 
     /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
@@ -69,10 +70,17 @@ public final class Simulator {
     /** @param fairShare fair-share priorities for the queue order; null for none (the trace's priorities alone) */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor,
                      FairShareTracker.Settings fairShare) {
+        this(nodes, policy, predictor, fairShare, null);
+    }
+
+    /** @param oom which runs are OOM-killed and what they are retried as; null for none (every job runs to the end) */
+    public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor,
+                     FairShareTracker.Settings fairShare, OomModel oom) {
         this.nodes = List.copyOf(nodes);
         this.policy = policy;
         this.predictor = predictor;
         this.fairShare = fairShare;
+        this.oom = oom;
     }
 
     private static final class Run {
@@ -86,6 +94,7 @@ public final class Simulator {
         int preemptions;
         int stint;
         RunningJob current;
+        boolean retried;
 
         Run(JobRequest job) {
             this.job = job;
@@ -95,7 +104,8 @@ public final class Simulator {
         }
     }
 
-    private record Completion(double time, long seq, Run run, int stint) {
+    /** @param oomKill the run ends because it ran out of memory, not because its work is done */
+    private record Completion(double time, long seq, Run run, int stint, boolean oomKill) {
     }
 
     public SimulationResult run(List<JobRequest> trace, ProgressListener listener) {
@@ -132,6 +142,7 @@ public final class Simulator {
         Map<String, Set<Run>> pendingByTenant = new HashMap<>();
 
         long rounds = 0;
+        int oomKills = 0;
         int next = 0;
         double now = jobs.isEmpty() ? 0 : jobs.get(0).submitTime();
         double start = now;
@@ -173,6 +184,11 @@ public final class Simulator {
                     fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
                 }
                 released = true;
+                if (c.oomKill()) {
+                    oomKills++;
+                    resubmitAfterOom(r, now, fair, sorted, pending, pendingByTenant, pendingAttained);
+                    continue;
+                }
                 outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
                         r.job.trueDurationS(), r.preemptions));
                 if (predictor != null) {
@@ -306,7 +322,9 @@ public final class Simulator {
                 }
                 r.current = new RunningJob(r.job, p.nodes(), now, r.attainedGpuS);
                 running.put(r.job.id(), r);
-                completions.add(new Completion(now + r.remainingS, seq++, r, r.stint));
+                double killAfter = oom == null || r.retried ? Double.NaN : oom.killAfterS(r.job);
+                boolean killed = killAfter >= 0 && killAfter < r.remainingS;
+                completions.add(new Completion(now + (killed ? killAfter : r.remainingS), seq++, r, r.stint, killed));
             }
             double ratio = meter.gpuRatio();
             if (allocRatios.size() == 0 || allocRatios.last() != ratio) {
@@ -325,7 +343,30 @@ public final class Simulator {
         }
         return new SimulationResult(outcomes, unfinished, allocTimes.toArray(), allocRatios.toArray(),
                 meter.meanGpuRatio(span), meter.meanCpuRatio(span), meter.meanMemRatio(span), meter.meanNodeCv(),
-                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9, service.totals());
+                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9, service.totals(), oomKills);
+    }
+
+    /** An OOM-killed run loses its progress; the job waits again as {@link OomModel#retryAs}, from the start. */
+    private void resubmitAfterOom(Run r, double now, FairShareTracker fair, SortedPendingQueue sorted,
+                                  Map<String, Run> pending, Map<String, Set<Run>> pendingByTenant,
+                                  Map<String, Double> pendingAttained) {
+        JobRequest retry = oom.retryAs(r.job);
+        double priority = fair != null ? r.tracePriority + fair.priority(retry.user()) : retry.priority();
+        r.job = new JobRequest(retry.id(), retry.user(), retry.tasks(), retry.perTask(), r.submit, priority,
+                r.job.predictedDurationS(), retry.trueDurationS());
+        r.remainingS = retry.trueDurationS();
+        r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
+        r.retried = true;
+        r.stint++;
+        r.current = null;
+        pending.put(r.job.id(), r);
+        if (sorted != null) {
+            sorted.add(r.job);
+        }
+        if (fair != null) {
+            pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
+        }
+        pendingAttained.put(r.job.id(), r.attainedGpuS);
     }
 
     /** Gives a pending job its tenant's current fair-share priority, moving it in the sorted queue if there is one. */

@@ -118,11 +118,40 @@ public final class PolluxAppProfile {
 
     /** Seconds to train to completion with {@code replicas} GPUs and total batch {@code batchSize}, as derived above. */
     public double runSeconds(int replicas, int batchSize) {
-        if (replicas < 1 || batchSize < 1) {
-            throw new IllegalArgumentException(name + ": replicas and batch size must be positive");
+        return runSeconds(replicas, batchSize, maxEpochs);
+    }
+
+    /**
+     * Seconds to train {@code epochs} epochs (in Pollux's units of statistical progress) with {@code replicas}
+     * GPUs and total batch {@code batchSize}; {@link #runSeconds(int, int)} is this with {@link #maxEpochs()}.
+     */
+    public double runSeconds(int replicas, int batchSize, int epochs) {
+        if (replicas < 1 || batchSize < 1 || epochs < 1) {
+            throw new IllegalArgumentException(name + ": replicas, batch size and epochs must be positive");
         }
-        int[] placement = packedPlacement(replicas);
-        // Pollux's update_local_bsz for a fixed batch size: gradient accumulation when a GPU's share is too big.
+        BatchSplit split = split(replicas, batchSize);
+        double scale = split.batch() / initBatch;
+        double[] step = stepAndSync(packedPlacement(replicas), split.atomicBsz());
+        double totalStep = step[0] + (step[0] - step[1]) * split.accumSteps();
+        double seconds = RESCALE_DELAY_S;
+        for (int epoch = 0; epoch < epochs; epoch++) {
+            double[] grad = gradStats(split.batch(), epoch);
+            double gain = (grad[1] + grad[0]) / (grad[1] / scale + grad[0]);
+            double goodput = gain / totalStep;
+            seconds += (progressAt(epoch + 1) - progressAt(epoch)) / goodput;
+        }
+        return seconds;
+    }
+
+    /**
+     * How a total batch is run on {@code replicas} GPUs: per-GPU ({@code atomicBsz}) batch, extra gradient
+     * accumulation steps, and the batch actually used.
+     */
+    public record BatchSplit(double atomicBsz, int accumSteps, double batch) {
+    }
+
+    /** Pollux's {@code update_local_bsz} for a fixed batch size: gradient accumulation when a GPU's share is too big. */
+    public BatchSplit split(int replicas, int batchSize) {
         double localBsz = Math.ceil(batchSize / (double) replicas - 1e-8);
         int accumSteps = (int) Math.ceil(localBsz / maxLocalBsz - 1e-8) - 1;
         if (replicas == 1 && batchSize > initBatch) {
@@ -131,18 +160,26 @@ public final class PolluxAppProfile {
         double atomicBsz = Math.ceil(localBsz / (accumSteps + 1) - 1e-8);
         int count = replicas * (accumSteps + 1);
         atomicBsz = Math.min(atomicBsz, Math.floor((double) maxBatch / count));
-        double batch = replicas * atomicBsz * (accumSteps + 1);
-        double scale = batch / initBatch;
-        double[] step = stepAndSync(placement, atomicBsz);
-        double totalStep = step[0] + (step[0] - step[1]) * accumSteps;
-        double seconds = RESCALE_DELAY_S;
-        for (int epoch = 0; epoch < maxEpochs; epoch++) {
-            double[] grad = gradStats(batch, epoch);
-            double gain = (grad[1] + grad[0]) / (grad[1] / scale + grad[0]);
-            double goodput = gain / totalStep;
-            seconds += (progressAt(epoch + 1) - progressAt(epoch)) / goodput;
-        }
-        return seconds;
+        return new BatchSplit(atomicBsz, accumSteps, replicas * atomicBsz * (accumSteps + 1));
+    }
+
+    /** Epochs a job trains in Pollux's artifact ({@code max_epochs}), which has no target metric. */
+    public int maxEpochs() {
+        return maxEpochs;
+    }
+
+    /** The smallest validated total batch; statistical efficiency is relative to it. */
+    public int initBatch() {
+        return initBatch;
+    }
+
+    /** The largest validated total batch. */
+    public int maxBatch() {
+        return maxBatch;
+    }
+
+    public double maxLocalBsz() {
+        return maxLocalBsz;
     }
 
     private double progressAt(int epoch) {

@@ -1,0 +1,81 @@
+package io.gantry.scheduling.tuning;
+
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.trace.CsvTable;
+import io.gantry.scheduling.trace.NodeShape;
+import io.gantry.scheduling.trace.PolluxAppProfile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Applies the {@link TrainingTuner} to the jobs of a Pollux workload file in a replay. The tuner decides with its
+ * fitted models; the run time the simulator uses is what the <em>measured</em> profile gives for the tuned
+ * configuration ({@link PolluxAppProfile#runSeconds(int, int, int)}, the same derivation as the untuned jobs), and
+ * the final metric is read from the measured validation curves — so model error shows in the results instead of
+ * flattering them. With tuning off, each job keeps its submitted configuration and Pollux's {@code max_epochs}.
+ */
+public final class PolluxWorkloadTuning {
+
+    private record Submitted(String app, int replicas, int batch) {
+    }
+
+    private final TrainingTuner tuner;
+    private final Map<String, PolluxAppProfile> profiles = new HashMap<>();
+    private final Map<String, Submitted> submitted = new HashMap<>();
+    private final Path profilesDir;
+
+    public PolluxWorkloadTuning(Path workloadFile, TrainingTuner tuner) {
+        this.tuner = tuner;
+        this.profilesDir = workloadFile.toAbsolutePath().getParent().resolveSibling("app-profiles");
+        for (CsvTable.Row r : CsvTable.read(workloadFile, "name", "application", "num_replicas", "batch_size")) {
+            submitted.put(r.get("name"), new Submitted(r.get("application"), (int) r.number("num_replicas"), (int) r.number("batch_size")));
+        }
+    }
+
+    /** The profiles folder next to a Pollux workloads folder. */
+    public static Path profilesDirFor(Path workloadFile) {
+        return workloadFile.toAbsolutePath().getParent().resolveSibling("app-profiles");
+    }
+
+    /** Each job tuned (or, with {@code tune} false, as submitted), with its target and final metric. */
+    public List<TunedJob> apply(List<JobRequest> jobs, NodeShape shape, boolean tune) {
+        List<TunedJob> out = new ArrayList<>(jobs.size());
+        for (JobRequest j : jobs) {
+            Submitted s = submitted.get(baseId(j.id()));
+            if (s == null) {
+                throw new IllegalArgumentException("job " + j.id() + " is not in the workload file");
+            }
+            GoodputModel model = tuner.models().get(s.app());
+            PolluxAppProfile measured = profiles.computeIfAbsent(s.app(), a -> PolluxAppProfile.load(profilesDir.resolve(a)));
+            int epochs = measured.maxEpochs();
+            int submittedEpochs = Math.min(epochs, model.convergence().epochsMeasured());
+            double target = model.convergence().bestMetric(s.batch(), submittedEpochs);
+            if (!tune) {
+                out.add(new TunedJob(j, null, Double.NaN, target, target));
+                continue;
+            }
+            TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(s.app(), s.replicas(), s.batch(), epochs,
+                    TrainingTuner.Bounds.NONE));
+            double duration = measured.runSeconds(r.gpus(), r.batchSize(), r.epochs());
+            NodeShape.Gang gang = shape.gangFor(r.gpus());
+            JobRequest tuned = new JobRequest(j.id(), j.user(), gang.tasks(), gang.perTask(), j.submitTime(), j.priority(),
+                    j.predictedDurationS(), duration);
+            out.add(new TunedJob(tuned, null, Double.NaN, target, model.convergence().bestMetric(r.batchSize(), r.epochs())));
+        }
+        return out;
+    }
+
+    /** True when a job's final metric reaches its target (its application says whether higher is better). */
+    public boolean reachesTarget(TunedJob job, double metric) {
+        return tuner.models().get(submitted.get(baseId(job.job().id())).app()).convergence().reaches(metric, job.targetMetric());
+    }
+
+    /** Strips the {@code ~rK} suffix that {@code --repeat} gives copies of a job. */
+    static String baseId(String id) {
+        int tilde = id.indexOf('~');
+        return tilde < 0 ? id : id.substring(0, tilde);
+    }
+}

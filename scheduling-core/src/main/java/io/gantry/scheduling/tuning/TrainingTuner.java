@@ -1,0 +1,203 @@
+package io.gantry.scheduling.tuning;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Chooses total batch size, epochs and GPU count for a training job of a profiled model.
+ *
+ * <p>Target: the validation metric the job would reach as submitted (its batch, its epochs, read from the measured
+ * curves). A configuration is acceptable only if the curves say it reaches that target, so tuning never trades
+ * accuracy away. For each GPU count up to the cap, the batch (validated batch sizes and the submitted one, within the
+ * user's bounds) with the shortest predicted time to target is taken, with the fewest epochs that reach it; that
+ * maximises goodput integrated over the training. GPU count: the largest count whose predicted scaling efficiency
+ * {@code T(1) ÷ (n·T(n))} is at least {@link Settings#minScalingEfficiency()} ("scale-out only where it pays"); the cap is
+ * the user's {@code maxGpus}, or else the GPUs requested (the tuner never asks for more than the user did unless
+ * allowed). If nothing acceptable is found the job stays as submitted, and says why.
+ */
+public final class TrainingTuner {
+
+    /**
+     * @param minScalingEfficiency smallest T(1) ÷ (n·T(n)) for which n GPUs are worth it
+     * @param gpusPerNode          GPUs per node, for packed placements
+     */
+    public record Settings(double minScalingEfficiency, int gpusPerNode) {
+        public static final Settings DEFAULT = new Settings(0.8, 4);
+
+        public Settings {
+            if (!(minScalingEfficiency > 0 && minScalingEfficiency <= 1) || gpusPerNode < 1) {
+                throw new IllegalArgumentException("minScalingEfficiency in (0, 1] and gpusPerNode ≥ 1");
+            }
+        }
+    }
+
+    /** User bounds; null means unbounded. {@code enabled = false}: do not tune. */
+    public record Bounds(boolean enabled, Integer minBatchSize, Integer maxBatchSize, Integer maxGpus) {
+        public static final Bounds NONE = new Bounds(true, null, null, null);
+    }
+
+    /** @param epochs null means the model's default (Pollux's max_epochs) */
+    public record Request(String model, int gpus, int batchSize, Integer epochs, Bounds bounds) {
+    }
+
+    /**
+     * @param predictedSeconds run time predicted by the fitted models (NaN when the model is unknown)
+     * @param targetMetric     what the job as submitted reaches (NaN when unknown)
+     * @param predictedMetric  what the tuned configuration reaches (NaN when unknown)
+     */
+    public record Result(int gpus, int batchSize, int epochs, double predictedSeconds, double targetMetric,
+                         double predictedMetric, List<TuningChange> changes, String summary) {
+        public boolean changed() {
+            return !changes.isEmpty();
+        }
+    }
+
+    private final Map<String, GoodputModel> models;
+    private final Settings settings;
+
+    public TrainingTuner(Map<String, GoodputModel> models, Settings settings) {
+        this.models = new TreeMap<>(models);
+        this.settings = settings;
+    }
+
+    /** Fits a model for every application folder under {@code appProfilesDir}. */
+    public static TrainingTuner fromProfiles(Path appProfilesDir, Settings settings) {
+        Map<String, GoodputModel> models = new TreeMap<>();
+        try (Stream<Path> dirs = Files.list(appProfilesDir)) {
+            for (Path d : dirs.filter(Files::isDirectory).sorted().toList()) {
+                models.put(d.getFileName().toString(), GoodputModel.load(d));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot list " + appProfilesDir, e);
+        }
+        return new TrainingTuner(models, settings);
+    }
+
+    public Map<String, GoodputModel> models() {
+        return models;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public Result tune(Request job) {
+        GoodputModel m = job.model() == null ? null : models.get(job.model());
+        int epochs = job.epochs() != null ? job.epochs() : m != null ? m.defaultEpochs() : 0;
+        if (!job.bounds().enabled()) {
+            return unchanged(job, epochs, m, "not tuned: the submitter switched tuning off");
+        }
+        if (m == null) {
+            return unchanged(job, epochs, null, "not tuned: no measured profile for model '" + job.model() + "' (known: "
+                    + String.join(", ", models.keySet()) + ")");
+        }
+        ConvergenceModel conv = m.convergence();
+        int submittedEpochs = Math.min(epochs, conv.epochsMeasured());
+        double target = conv.bestMetric(job.batchSize(), submittedEpochs);
+        int cap = Math.max(1, job.bounds().maxGpus() != null ? job.bounds().maxGpus() : job.gpus());
+        if (job.bounds().maxGpus() != null && job.bounds().maxGpus() == 0) {
+            return unchanged(job, epochs, m, "not tuned: maxGpus = 0 leaves no GPU to train on");
+        }
+        TreeSet<Integer> batches = new TreeSet<>(m.convergence().validatedBatches());
+        batches.add(job.batchSize());
+        int lo = job.bounds().minBatchSize() != null ? job.bounds().minBatchSize() : Integer.MIN_VALUE;
+        int hi = job.bounds().maxBatchSize() != null ? job.bounds().maxBatchSize() : Integer.MAX_VALUE;
+        batches.removeIf(b -> b < lo || b > hi);
+
+        Choice[] best = new Choice[cap + 1];
+        for (int n = 1; n <= cap; n++) {
+            for (int b : batches) {
+                if (!m.feasible(n, b)) {
+                    continue;
+                }
+                int e = conv.epochsToReach(b, target, Math.max(submittedEpochs, conv.epochsMeasured()));
+                if (e == 0) {
+                    continue;
+                }
+                double t = m.predictSeconds(n, settings.gpusPerNode(), b, e);
+                if (best[n] == null || t < best[n].seconds) {
+                    best[n] = new Choice(n, b, e, t);
+                }
+            }
+        }
+        Choice base = null;
+        for (int n = 1; n <= cap && base == null; n++) {
+            base = best[n];
+        }
+        if (base == null) {
+            return unchanged(job, epochs, m, "not tuned: no configuration within the bounds is predicted to reach the target "
+                    + fmt(target));
+        }
+        Choice chosen = base;
+        for (int n = base.gpus + 1; n <= cap; n++) {
+            if (best[n] != null && scalingEfficiency(base, best[n]) >= settings.minScalingEfficiency()) {
+                chosen = best[n];
+            }
+        }
+        double submittedSeconds = m.feasible(job.gpus(), job.batchSize())
+                ? m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), submittedEpochs) : Double.NaN;
+        double reached = conv.bestMetric(chosen.batch, chosen.epochs);
+        List<TuningChange> changes = new ArrayList<>();
+        if (chosen.gpus != job.gpus()) {
+            String why = chosen.gpus < job.gpus()
+                    ? String.format(Locale.ROOT, "scaling beyond %d GPUs is predicted below %.0f%% efficiency (%d GPUs: %.0f%%)",
+                    chosen.gpus, 100 * settings.minScalingEfficiency(), Math.min(cap, chosen.gpus + 1),
+                    100 * efficiencyAt(base, best, Math.min(cap, chosen.gpus + 1)))
+                    : String.format(Locale.ROOT, "%d GPUs keep %.0f%% scaling efficiency, within maxGpus %d", chosen.gpus,
+                    100 * scalingEfficiency(base, chosen), cap);
+            changes.add(new TuningChange("gpus", Integer.toString(job.gpus()), Integer.toString(chosen.gpus), why));
+        }
+        if (chosen.batch != job.batchSize()) {
+            changes.add(new TuningChange("batchSize", Integer.toString(job.batchSize()), Integer.toString(chosen.batch),
+                    String.format(Locale.ROOT, "highest goodput to the target on %d GPUs: statistical efficiency %.2f at the "
+                            + "start (noise scale %.0f samples), %.2f s per step", chosen.gpus,
+                            m.efficiency().efficiency(chosen.batch, 0), m.efficiency().noiseScale(chosen.batch, 0),
+                            m.stepSecondsAndBatch(chosen.gpus, settings.gpusPerNode(), chosen.batch)[0])));
+        }
+        if (chosen.epochs != epochs) {
+            changes.add(new TuningChange("epochs", Integer.toString(epochs), Integer.toString(chosen.epochs),
+                    String.format(Locale.ROOT, "the validation curves reach the target %s after %d epochs at batch %d",
+                            fmt(target), chosen.epochs, chosen.batch)));
+        }
+        String summary = changes.isEmpty() ? "unchanged: the submitted configuration is already the best found"
+                : String.format(Locale.ROOT, "tuned: predicted %.0f s to metric %s (target %s)%s", chosen.seconds, fmt(reached),
+                fmt(target), Double.isNaN(submittedSeconds) ? "" : String.format(Locale.ROOT, " instead of %.0f s as submitted",
+                        submittedSeconds));
+        return new Result(chosen.gpus, chosen.batch, chosen.epochs, chosen.seconds, target, reached, changes, summary);
+    }
+
+    private record Choice(int gpus, int batch, int epochs, double seconds) {
+    }
+
+    private static double scalingEfficiency(Choice base, Choice c) {
+        return base.seconds * base.gpus / (c.seconds * c.gpus);
+    }
+
+    private static double efficiencyAt(Choice base, Choice[] best, int n) {
+        return best[n] == null ? 0 : scalingEfficiency(base, best[n]);
+    }
+
+    private Result unchanged(Request job, int epochs, GoodputModel m, String summary) {
+        double seconds = Double.NaN;
+        double metric = Double.NaN;
+        if (m != null && epochs >= 1) {
+            int e = Math.min(epochs, m.convergence().epochsMeasured());
+            metric = m.convergence().bestMetric(job.batchSize(), e);
+            if (m.feasible(job.gpus(), job.batchSize())) {
+                seconds = m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), e);
+            }
+        }
+        return new Result(job.gpus(), job.batchSize(), epochs, seconds, metric, metric, List.of(), summary);
+    }
+
+    private static String fmt(double metric) {
+        return String.format(Locale.ROOT, "%.4g", metric);
+    }
+}
