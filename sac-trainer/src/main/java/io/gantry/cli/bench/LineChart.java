@@ -13,9 +13,9 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 /** A minimal PNG line chart (java.awt, headless): enough for JCT CDFs and allocation-over-time plots, no plotting dependency. */
-final class LineChart {
+public final class LineChart {
 
-    record Series(String name, double[] x, double[] y) {
+    public record Series(String name, double[] x, double[] y) {
     }
 
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
@@ -33,18 +33,18 @@ final class LineChart {
     private final boolean logX;
     private final List<Series> series = new ArrayList<>();
 
-    LineChart(String title, String xLabel, String yLabel, boolean logX) {
+    public LineChart(String title, String xLabel, String yLabel, boolean logX) {
         this.title = title;
         this.xLabel = xLabel;
         this.yLabel = yLabel;
         this.logX = logX;
     }
 
-    void add(Series s) {
+    public void add(Series s) {
         series.add(s);
     }
 
-    void write(Path file) throws IOException {
+    public void write(Path file) throws IOException {
         System.setProperty("java.awt.headless", "true");
         BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();

@@ -3,19 +3,19 @@ package io.gantry.cli.bench;
 import java.io.PrintStream;
 
 /** A one-line progress bar on stderr, redrawn in place; cheap enough to call on every simulator report. */
-final class ProgressBar {
+public final class ProgressBar {
 
     private static final int WIDTH = 30;
     private final PrintStream err;
     private final int totalRuns;
     private String lastLine = "";
 
-    ProgressBar(PrintStream err, int totalRuns) {
+    public ProgressBar(PrintStream err, int totalRuns) {
         this.err = err;
         this.totalRuns = totalRuns;
     }
 
-    void update(int runIndex, String label, int done, int total) {
+    public void update(int runIndex, String label, int done, int total) {
         double overall = (runIndex + (total == 0 ? 1 : (double) done / total)) / totalRuns;
         int filled = (int) Math.round(overall * WIDTH);
         String line = String.format("\r[%s%s] %3.0f%%  run %d/%d %s", "#".repeat(filled), " ".repeat(WIDTH - filled),
@@ -27,7 +27,7 @@ final class ProgressBar {
         }
     }
 
-    void finish() {
+    public void finish() {
         err.println();
     }
 }

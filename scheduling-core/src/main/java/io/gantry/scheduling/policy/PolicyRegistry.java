@@ -18,6 +18,7 @@ public final class PolicyRegistry {
         POLICIES.put(TiresiasPolicy.NAME, TiresiasPolicy::new);
         POLICIES.put(QssfPolicy.NAME, QssfPolicy::new);
         POLICIES.put(SrptOraclePolicy.NAME, SrptOraclePolicy::new);
+        POLICIES.put(io.gantry.scheduling.sac.SacPolicy.NAME, io.gantry.scheduling.sac.SacPolicy::fromConfiguredCheckpoint);
     }
 
     private PolicyRegistry() {

@@ -1,0 +1,82 @@
+package io.gantry.cli.train;
+
+import io.gantry.scheduling.framework.SchedulingContext;
+import io.gantry.scheduling.model.ClusterState;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.NodeState;
+import io.gantry.scheduling.model.Resources;
+import io.gantry.scheduling.predict.HistoryDurationPredictor;
+import io.gantry.scheduling.sac.SacPolicy;
+import io.gantry.scheduling.trace.NodeShape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * Wall time of one SAC scheduling round ({@code decide}: every decision of the round, candidate building
+ * included) on a cluster whose nodes are randomly part-filled, with pending jobs drawn from a real trace and
+ * predictions from the history predictor fed the trace's earlier jobs. The round is the unit a live
+ * scheduler waits for, so this is stricter than timing a single forward pass.
+ */
+final class DecisionLatency {
+
+    private static final int WARMUP = 50;
+    private static final int TRIALS = 400;
+
+    private DecisionLatency() {
+    }
+
+    record Result(int nodes, int pending, double p50Ms, double p99Ms, double maxMs, double meanPlacements) {
+        String line() {
+            return String.format(Locale.ROOT, "%5d nodes x %3d pending: round p50 %.2f ms, p99 %.2f ms, max %.2f ms"
+                    + " (%.1f jobs placed per round on average, %d rounds)", nodes, pending, p50Ms, p99Ms, maxMs,
+                    meanPlacements, TRIALS);
+        }
+    }
+
+    static Result measure(SacPolicy policy, List<JobRequest> traceJobs, int nodeCount, int pendingCount, long seed) {
+        List<JobRequest> jobs = new ArrayList<>(traceJobs);
+        jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));
+        HistoryDurationPredictor predictor = new HistoryDurationPredictor();
+        int history = Math.min(2000, jobs.size() / 2);
+        for (int i = 0; i < history; i++) {
+            predictor.observe(jobs.get(i), jobs.get(i).trueDurationS());
+        }
+        List<NodeSpec> specs = NodeShape.ALIBABA_G2.nodes(nodeCount);
+        SplittableRandom rng = new SplittableRandom(seed);
+        double[] ms = new double[TRIALS];
+        double placed = 0;
+        for (int t = -WARMUP; t < TRIALS; t++) {
+            ClusterState cluster = new ClusterState(specs);
+            for (NodeState n : cluster.nodes()) {
+                int busy = rng.nextInt(9);
+                for (int g = 0; g < busy; g++) {
+                    cluster.allocate(n.name(), Resources.ofGpus(1, 4, 16));
+                }
+            }
+            int start = history + rng.nextInt(jobs.size() - history - pendingCount);
+            double now = jobs.get(start + pendingCount - 1).submitTime();
+            List<JobRequest> pending = new ArrayList<>(pendingCount);
+            for (int i = start; i < start + pendingCount; i++) {
+                JobRequest j = jobs.get(i);
+                pending.add(new JobRequest(j.id(), j.user(), j.tasks(), j.perTask(), j.submitTime(), j.priority(),
+                        predictor.predict(j), j.trueDurationS()));
+            }
+            SchedulingContext ctx = new SchedulingContext(now, pending, cluster);
+            long t0 = System.nanoTime();
+            int n = policy.decide(ctx).placements().size();
+            long dt = System.nanoTime() - t0;
+            if (t >= 0) {
+                ms[t] = dt / 1e6;
+                placed += n;
+            }
+        }
+        Arrays.sort(ms);
+        return new Result(nodeCount, pendingCount, ms[TRIALS / 2], ms[(int) Math.ceil(0.99 * TRIALS) - 1], ms[TRIALS - 1],
+                placed / TRIALS);
+    }
+}

@@ -1,0 +1,382 @@
+package io.gantry.scheduling.sac;
+
+import ai.djl.Device;
+import ai.djl.MalformedModelException;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+import ai.djl.nn.Block;
+import ai.djl.nn.ParallelBlock;
+import ai.djl.nn.Parameter;
+import ai.djl.nn.SequentialBlock;
+import ai.djl.nn.core.Linear;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.LocalParameterServer;
+import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.XavierInitializer;
+import ai.djl.training.optimizer.Adam;
+import ai.djl.training.tracker.Tracker;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Discrete soft actor-critic (Christodoulou 2019) over candidate sets. One actor MLP scores every candidate
+ * (one logit each, masked softmax over the set); twin critic MLPs give one Q value per candidate; target
+ * critics follow by Polyak averaging; the temperature α is tuned so the policy's entropy tracks
+ * {@code targetEntropyRatio × ln(valid candidates)} (a fixed target would be wrong since the number of
+ * actions changes from state to state). The networks only ever see one candidate's features, so the same
+ * weights serve any number of jobs and nodes. DJL, PyTorch engine, CPU. Not thread-safe.
+ */
+public final class SacAgent implements AutoCloseable {
+
+    /** Logit added to masked candidates: exp of it is exactly 0 in float, and unlike −∞ it keeps 0 × log p finite. */
+    private static final float MASKED_LOGIT = -1e9f;
+    private static final int F = Features.COUNT;
+
+    /** Mean losses and statistics of one gradient step. */
+    public record UpdateStats(double criticLoss, double actorLoss, double entropy, double alpha) {
+    }
+
+    private final SacSettings settings;
+    private final NDManager manager;
+    private final Block actor;
+    private final Block critic;
+    private final Block targetCritic;
+    private final ParameterStore actorStore;
+    private final ParameterStore criticStore;
+    private final ParameterStore plainStore;
+    private double logAlpha;
+    private final ScalarAdam alphaOptimizer;
+
+    private SacAgent(SacSettings settings) {
+        this.settings = settings;
+        this.manager = NDManager.newBaseManager(Device.cpu());
+        this.actor = mlp(settings.hidden());
+        this.critic = twin(settings.hidden());
+        this.targetCritic = twin(settings.hidden());
+        for (Block b : List.of(actor, critic, targetCritic)) {
+            b.setInitializer(new XavierInitializer(), Parameter.Type.WEIGHT);
+            b.initialize(manager, DataType.FLOAT32, new Shape(1, F));
+        }
+        this.actorStore = trainingStore(settings);
+        this.criticStore = trainingStore(settings);
+        this.plainStore = new ParameterStore(manager, false);
+        this.logAlpha = Math.log(settings.initialAlpha());
+        this.alphaOptimizer = new ScalarAdam(settings.alphaLearningRate());
+    }
+
+    /** Fresh networks; the seed fixes their initial weights (single-threaded PyTorch is deterministic). */
+    public static SacAgent create(SacSettings settings, long seed) {
+        Engine.getInstance().setRandomSeed((int) seed);
+        SacAgent a = new SacAgent(settings);
+        a.copyInto(a.critic, a.targetCritic, 1.0);
+        return a;
+    }
+
+    private ParameterStore trainingStore(SacSettings s) {
+        ParameterStore store = new ParameterStore(manager, false);
+        Adam adam = Adam.builder().optLearningRateTracker(Tracker.fixed((float) s.learningRate())).optClipGrad(10f).build();
+        store.setParameterServer(new LocalParameterServer(adam), new Device[] {Device.cpu()});
+        return store;
+    }
+
+    private static Block mlp(int hidden) {
+        return new SequentialBlock()
+                .add(Linear.builder().setUnits(hidden).build())
+                .add(Activation::relu)
+                .add(Linear.builder().setUnits(hidden).build())
+                .add(Activation::relu)
+                .add(Linear.builder().setUnits(1).build());
+    }
+
+    /** Two independent Q networks side by side: output (n, 2). */
+    private static Block twin(int hidden) {
+        return new ParallelBlock(outs -> new NDList(NDArrays.concat(
+                new NDList(outs.get(0).singletonOrThrow(), outs.get(1).singletonOrThrow()), -1)),
+                List.of(mlp(hidden), mlp(hidden)));
+    }
+
+    public SacSettings settings() {
+        return settings;
+    }
+
+    public double alpha() {
+        return Math.exp(logAlpha);
+    }
+
+    /** π(·|s): probabilities of every candidate, exactly 0 where masked. */
+    public double[] probabilities(CandidateSet s) {
+        float[] logits;
+        try (NDManager m = manager.newSubManager()) {
+            NDArray x = m.create(s.features(), new Shape(s.size(), F));
+            logits = actor.forward(plainStore, new NDList(x), false).singletonOrThrow().toFloatArray();
+        }
+        return maskedSoftmax(logits, s.mask());
+    }
+
+    static double[] maskedSoftmax(float[] logits, boolean[] mask) {
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < logits.length; i++) {
+            if (mask[i]) {
+                max = Math.max(max, logits[i]);
+            }
+        }
+        double[] p = new double[logits.length];
+        if (max == Double.NEGATIVE_INFINITY) {
+            return p;
+        }
+        double sum = 0;
+        for (int i = 0; i < logits.length; i++) {
+            if (mask[i]) {
+                p[i] = Math.exp(logits[i] - max);
+                sum += p[i];
+            }
+        }
+        for (int i = 0; i < p.length; i++) {
+            p[i] /= sum;
+        }
+        return p;
+    }
+
+    /** A candidate drawn from π with {@code rng}, or the most probable one when rng is null; −1 when every candidate is masked. */
+    public int act(CandidateSet s, SplittableRandom rng) {
+        return choose(probabilities(s), s.mask(), rng);
+    }
+
+    /** As {@link #act}, from probabilities already computed. */
+    static int choose(double[] p, boolean[] mask, SplittableRandom rng) {
+        int best = -1;
+        if (rng == null) {
+            for (int i = 0; i < p.length; i++) {
+                if (mask[i] && (best < 0 || p[i] > p[best])) {
+                    best = i;
+                }
+            }
+            return best;
+        }
+        double u = rng.nextDouble();
+        double acc = 0;
+        for (int i = 0; i < p.length; i++) {
+            if (mask[i]) {
+                best = i;
+                acc += p[i];
+                if (u < acc) {
+                    return i;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** One gradient step of the critics, the actor and α on a batch, then the Polyak update of the target critics. */
+    public UpdateStats update(List<Transition> batch) {
+        Batch b = Batch.of(batch, settings.targetEntropyRatio());
+        try (NDManager m = manager.newSubManager()) {
+            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
+            NDArray mask = m.create(b.masks, new Shape(b.n, b.c));
+            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
+            NDArray mask2 = m.create(b.nextMasks, new Shape(b.n, b.c));
+            NDArray taken = m.create(b.actions, new Shape(b.n, b.c, 1));
+            NDArray reward = m.create(b.rewards);
+            NDArray notDone = m.create(b.notDone);
+            float alpha = (float) alpha();
+
+            // Soft target: r + γ (1 − done) Σ_a' π(a'|s') [min Q̄(s', a') − α log π(a'|s')].
+            NDArray logp2 = maskedLogSoftmax(actor.forward(plainStore, new NDList(s2), false).singletonOrThrow(), mask2, b);
+            NDArray q2 = targetCritic.forward(plainStore, new NDList(s2), false).singletonOrThrow()
+                    .reshape(b.n, b.c, 2).min(new int[] {2});
+            NDArray soft2 = logp2.exp().mul(q2.sub(logp2.mul(alpha))).mul(mask2).sum(new int[] {1});
+            NDArray y = reward.add(soft2.mul(notDone).mul((float) settings.gamma())).stopGradient().expandDims(1);
+
+            double criticLoss;
+            try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+                NDArray q = critic.forward(criticStore, new NDList(s), true).singletonOrThrow().reshape(b.n, b.c, 2);
+                NDArray qTaken = q.mul(taken).sum(new int[] {1});
+                NDArray loss = qTaken.sub(y).square().mean();
+                criticLoss = loss.getFloat();
+                gc.backward(loss);
+            }
+            criticStore.updateAllParameters();
+
+            NDArray qMin = critic.forward(plainStore, new NDList(s), false).singletonOrThrow()
+                    .reshape(b.n, b.c, 2).min(new int[] {2}).stopGradient();
+            double actorLoss;
+            float[] entropy;
+            try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+                NDArray logp = maskedLogSoftmax(actor.forward(actorStore, new NDList(s), true).singletonOrThrow(), mask, b);
+                NDArray p = logp.exp();
+                NDArray loss = p.mul(logp.mul(alpha).sub(qMin)).mul(mask).sum(new int[] {1}).mean();
+                actorLoss = loss.getFloat();
+                entropy = p.mul(logp).mul(mask).sum(new int[] {1}).neg().toFloatArray();
+                gc.backward(loss);
+            }
+            actorStore.updateAllParameters();
+
+            // d/d(log α) of log α × (H − H̄), averaged over the batch.
+            double gap = 0;
+            double meanEntropy = 0;
+            for (int i = 0; i < b.n; i++) {
+                gap += entropy[i] - b.targetEntropy[i];
+                meanEntropy += entropy[i];
+            }
+            logAlpha -= alphaOptimizer.step(gap / b.n);
+            copyInto(critic, targetCritic, settings.tau());
+            return new UpdateStats(criticLoss, actorLoss, meanEntropy / b.n, alpha());
+        }
+    }
+
+    /** Critic loss on a batch without changing anything (for tests and diagnostics). */
+    public double criticLoss(List<Transition> batch) {
+        Batch b = Batch.of(batch, settings.targetEntropyRatio());
+        try (NDManager m = manager.newSubManager()) {
+            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
+            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
+            NDArray mask2 = m.create(b.nextMasks, new Shape(b.n, b.c));
+            NDArray taken = m.create(b.actions, new Shape(b.n, b.c, 1));
+            NDArray logp2 = maskedLogSoftmax(actor.forward(plainStore, new NDList(s2), false).singletonOrThrow(), mask2, b);
+            NDArray q2 = targetCritic.forward(plainStore, new NDList(s2), false).singletonOrThrow()
+                    .reshape(b.n, b.c, 2).min(new int[] {2});
+            NDArray soft2 = logp2.exp().mul(q2.sub(logp2.mul((float) alpha()))).mul(mask2).sum(new int[] {1});
+            NDArray y = m.create(b.rewards).add(soft2.mul(m.create(b.notDone)).mul((float) settings.gamma())).expandDims(1);
+            NDArray q = critic.forward(plainStore, new NDList(s), false).singletonOrThrow().reshape(b.n, b.c, 2);
+            return q.mul(taken).sum(new int[] {1}).sub(y).square().mean().getFloat();
+        }
+    }
+
+    private static NDArray maskedLogSoftmax(NDArray logits, NDArray mask, Batch b) {
+        NDArray penalty = mask.sub(1f).mul(-MASKED_LOGIT);
+        return logits.reshape(b.n, b.c).add(penalty).logSoftmax(1);
+    }
+
+    /** target ← τ·source + (1 − τ)·target, parameter by parameter. */
+    private void copyInto(Block source, Block target, double tau) {
+        var src = source.getParameters();
+        var dst = target.getParameters();
+        for (int i = 0; i < src.size(); i++) {
+            NDArray from = src.valueAt(i).getArray();
+            NDArray to = dst.valueAt(i).getArray();
+            try (NDArray mixed = from.mul((float) tau).add(to.mul((float) (1 - tau)))) {
+                to.set(mixed.toFloatArray());
+            }
+        }
+    }
+
+    /** Writes actor, critics and target critics, in that order, followed by log α. */
+    public void writeParameters(OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(out);
+        actor.saveParameters(data);
+        critic.saveParameters(data);
+        targetCritic.saveParameters(data);
+        data.writeDouble(logAlpha);
+        data.flush();
+    }
+
+    /** Networks and α as written by {@link #writeParameters}; any mismatch of shapes or a truncated stream fails. */
+    public static SacAgent readParameters(SacSettings settings, InputStream in) throws IOException {
+        SacAgent a = new SacAgent(settings);
+        try {
+            DataInputStream data = new DataInputStream(in);
+            a.actor.loadParameters(a.manager, data);
+            a.critic.loadParameters(a.manager, data);
+            a.targetCritic.loadParameters(a.manager, data);
+            a.logAlpha = data.readDouble();
+            if (!Double.isFinite(a.logAlpha)) {
+                throw new IOException("log α is not a finite number: " + a.logAlpha);
+            }
+            return a;
+        } catch (MalformedModelException | RuntimeException | IOException e) {
+            a.close();
+            throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+
+    /** A padded batch: every state is padded with masked rows to the largest candidate set in the batch. */
+    private static final class Batch {
+        int n;
+        int c;
+        float[] states;
+        float[] masks;
+        float[] nextStates;
+        float[] nextMasks;
+        float[] actions;
+        float[] rewards;
+        float[] notDone;
+        double[] targetEntropy;
+
+        static Batch of(List<Transition> batch, double targetEntropyRatio) {
+            Batch b = new Batch();
+            b.n = batch.size();
+            int c = 1;
+            for (Transition t : batch) {
+                c = Math.max(c, t.state().size());
+                if (t.next() != null) {
+                    c = Math.max(c, t.next().size());
+                }
+            }
+            b.c = c;
+            b.states = new float[b.n * c * F];
+            b.nextStates = new float[b.n * c * F];
+            b.masks = new float[b.n * c];
+            b.nextMasks = new float[b.n * c];
+            b.actions = new float[b.n * c];
+            b.rewards = new float[b.n];
+            b.notDone = new float[b.n];
+            b.targetEntropy = new double[b.n];
+            for (int i = 0; i < b.n; i++) {
+                Transition t = batch.get(i);
+                copy(t.state(), b.states, b.masks, i, c);
+                b.actions[i * c + t.action()] = 1;
+                b.rewards[i] = (float) t.reward();
+                if (t.next() != null) {
+                    copy(t.next(), b.nextStates, b.nextMasks, i, c);
+                    b.notDone[i] = 1;
+                }
+                b.targetEntropy[i] = targetEntropyRatio * Math.log(Math.max(1, t.state().validCount()));
+            }
+            return b;
+        }
+
+        private static void copy(CandidateSet s, float[] features, float[] masks, int row, int c) {
+            System.arraycopy(s.features(), 0, features, row * c * F, s.size() * F);
+            for (int j = 0; j < s.size(); j++) {
+                masks[row * c + j] = s.mask()[j] ? 1 : 0;
+            }
+        }
+    }
+
+    /** Adam on one scalar (log α). */
+    private static final class ScalarAdam {
+        private final double lr;
+        private double m;
+        private double v;
+        private int t;
+
+        ScalarAdam(double lr) {
+            this.lr = lr;
+        }
+
+        double step(double grad) {
+            t++;
+            m = 0.9 * m + 0.1 * grad;
+            v = 0.999 * v + 0.001 * grad * grad;
+            double mHat = m / (1 - Math.pow(0.9, t));
+            double vHat = v / (1 - Math.pow(0.999, t));
+            return lr * mHat / (Math.sqrt(vHat) + 1e-8);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.gantry.scheduling.sac;
+
+import io.gantry.scheduling.framework.Decision;
+import io.gantry.scheduling.framework.Placement;
+import io.gantry.scheduling.framework.SchedulingContext;
+import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The learned policy behind the ordinary plugin interface. A round is a sequence of decisions: build the
+ * candidate set ({@link Features}), let the actor pick one candidate, place that job anchored on that node,
+ * and repeat on the updated free resources until the actor picks "wait" or nothing more fits.
+ * Non-preemptive. Evaluation picks the most probable candidate; training samples ({@link #exploring}).
+ *
+ * <p>If no checkpoint loads, or inference fails during a round, the policy says why once in the log,
+ * reports it through {@link #fallbackReason()} and schedules with {@code kube-default} from then on:
+ * a scheduler must keep scheduling.
+ */
+public final class SacPolicy implements SchedulingPolicy {
+
+    public static final String NAME = "sac";
+    /** System property naming the checkpoint (a folder, or {@code classpath:/…}); env {@code GANTRY_SAC_CHECKPOINT} otherwise. */
+    public static final String CHECKPOINT_PROPERTY = "gantry.sac.checkpoint";
+    public static final String CHECKPOINT_ENV = "GANTRY_SAC_CHECKPOINT";
+    /** The checkpoint shipped inside scheduling-core (trained by the command in bench/README.md, SAC). */
+    public static final String DEFAULT_CHECKPOINT = SacCheckpoint.CLASSPATH + "/sac/default";
+
+    private static final System.Logger LOG = System.getLogger(SacPolicy.class.getName());
+    // One loaded agent per location for the whole JVM: a bench creates a fresh policy per replay, and
+    // reloading would leak native memory each time.
+    private static final Map<String, Object> LOADED = new ConcurrentHashMap<>();
+
+    /** Told about every decision a round makes, for training. */
+    interface DecisionListener {
+        void decided(double now, CandidateSet state, int action, double[] probabilities, TentativeCluster cluster,
+                     List<JobRequest> pending);
+    }
+
+    private final SacAgent agent;
+    private final Features features;
+    private final SplittableRandom explore;
+    private final DecisionListener listener;
+    private final SchedulingPolicy fallback = new KubeDefaultPolicy();
+    private String fallbackReason;
+
+    private SacPolicy(SacAgent agent, SplittableRandom explore, DecisionListener listener, String fallbackReason) {
+        this.agent = agent;
+        this.features = agent == null ? null : agent.settings().features();
+        this.explore = explore;
+        this.listener = listener;
+        this.fallbackReason = fallbackReason;
+        if (fallbackReason != null) {
+            LOG.log(System.Logger.Level.WARNING, "sac: " + fallbackReason + "; scheduling with kube-default instead");
+        }
+    }
+
+    /** Greedy policy of an agent in memory. */
+    public static SacPolicy greedy(SacAgent agent) {
+        return new SacPolicy(agent, null, null, null);
+    }
+
+    /** Samples from π with {@code rng} and reports each decision (training). */
+    static SacPolicy exploring(SacAgent agent, SplittableRandom rng, DecisionListener listener) {
+        return new SacPolicy(agent, rng, listener, null);
+    }
+
+    /** The policy {@code PolicyRegistry} hands out: the configured checkpoint, else the shipped one. */
+    public static SacPolicy fromConfiguredCheckpoint() {
+        return fromCheckpoint(configuredCheckpoint());
+    }
+
+    public static String configuredCheckpoint() {
+        String p = System.getProperty(CHECKPOINT_PROPERTY);
+        if (p != null && !p.isBlank()) {
+            return p;
+        }
+        String e = System.getenv(CHECKPOINT_ENV);
+        return e != null && !e.isBlank() ? e : DEFAULT_CHECKPOINT;
+    }
+
+    /** Greedy policy of a checkpoint; never throws: a checkpoint that does not load gives a kube-default fallback. */
+    public static SacPolicy fromCheckpoint(String location) {
+        Object loaded = LOADED.computeIfAbsent(location, loc -> {
+            try {
+                return SacCheckpoint.load(loc);
+            } catch (IOException | RuntimeException | LinkageError e) {
+                return "checkpoint " + loc + " could not be loaded: " + e.getMessage();
+            }
+        });
+        return loaded instanceof SacAgent a ? greedy(a) : new SacPolicy(null, null, null, (String) loaded);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** Why this policy is scheduling with kube-default, or empty while the learned policy is in charge. */
+    public Optional<String> fallbackReason() {
+        return Optional.ofNullable(fallbackReason);
+    }
+
+    @Override
+    public List<Placement> schedule(SchedulingContext ctx) {
+        return decide(ctx).placements();
+    }
+
+    @Override
+    public Decision decide(SchedulingContext ctx) {
+        if (fallbackReason != null) {
+            return fallback.decide(ctx);
+        }
+        try {
+            synchronized (agent) {
+                return Decision.placeOnly(round(ctx));
+            }
+        } catch (RuntimeException | LinkageError e) {
+            fallbackReason = "inference failed (" + e + ")";
+            LOG.log(System.Logger.Level.ERROR, "sac: " + fallbackReason + "; scheduling with kube-default from now on", e);
+            return fallback.decide(ctx);
+        }
+    }
+
+    private List<Placement> round(SchedulingContext ctx) {
+        TentativeCluster cluster = new TentativeCluster(ctx.cluster());
+        List<JobRequest> pending = new ArrayList<>(ctx.pending());
+        List<Placement> out = new ArrayList<>();
+        while (!pending.isEmpty()) {
+            CandidateSet s = features.build(ctx.now(), pending, cluster);
+            if (!anyJobCandidate(s)) {
+                break;
+            }
+            double[] p = agent.probabilities(s);
+            int a = SacAgent.choose(p, s.mask(), explore);
+            if (listener != null) {
+                listener.decided(ctx.now(), s, a, p, cluster, pending);
+            }
+            if (s.isWait(a)) {
+                break;
+            }
+            String jobId = s.jobIds()[a];
+            JobRequest job = pending.stream().filter(j -> j.id().equals(jobId)).findFirst().orElseThrow();
+            List<String> nodes = cluster.place(job, s.nodes()[a]);
+            if (nodes == null) {
+                throw new IllegalStateException("the actor chose " + jobId + " on node " + s.nodes()[a]
+                        + ", where it does not fit: masking is broken");
+            }
+            out.add(new Placement(jobId, nodes));
+            pending.remove(job);
+        }
+        return out;
+    }
+
+    private static boolean anyJobCandidate(CandidateSet s) {
+        for (int i = 0; i < s.waitIndex(); i++) {
+            if (s.mask()[i]) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

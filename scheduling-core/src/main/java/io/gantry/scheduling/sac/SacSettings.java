@@ -1,0 +1,32 @@
+package io.gantry.scheduling.sac;
+
+/**
+ * Hyper-parameters of the agent and the reward, all written into a checkpoint's metadata.
+ *
+ * @param windowJobs        pending jobs offered per decision (K)
+ * @param nodesPerJob       node classes offered per job
+ * @param hidden            width of the two hidden layers of every network
+ * @param gamma             discount per decision
+ * @param tau               Polyak factor of the target critics
+ * @param learningRate      Adam step of actor and critics
+ * @param alphaLearningRate step of log α
+ * @param initialAlpha      entropy temperature at the start
+ * @param targetEntropyRatio target entropy = this × ln(valid candidates) of each state, since their number varies
+ * @param batchSize         transitions per gradient step
+ * @param replayCapacity    transitions kept (oldest dropped)
+ * @param rewardScaleJobSeconds the main reward −(jobs in system) × Δt is divided by this, to keep Q values near 1
+ * @param balanceWeight     weight of the optional balance term −w × (node GPU-allocation CV) × Δt ÷ scale; 0 = off
+ * @param fairnessWeight    weight of the optional fairness term −w × (1 − Jain over tenants of pending jobs' waits)
+ *                          × Δt ÷ scale; 0 = off
+ */
+public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double gamma, double tau, double learningRate,
+                          double alphaLearningRate, double initialAlpha, double targetEntropyRatio, int batchSize,
+                          int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight) {
+
+    public static final SacSettings DEFAULT = new SacSettings(12, 8, 64, 0.99, 0.005, 3e-4, 3e-4, 0.2, 0.3, 64,
+            20_000, 100.0 * 3600, 0, 0);
+
+    public Features features() {
+        return new Features(windowJobs, nodesPerJob);
+    }
+}

@@ -1,0 +1,199 @@
+package io.gantry.scheduling.sac;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.scheduling.framework.Placement;
+import io.gantry.scheduling.framework.SchedulingContext;
+import io.gantry.scheduling.model.ClusterState;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.Resources;
+import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SacAgentTest {
+
+    private static SacAgent agent;
+
+    @BeforeAll
+    static void createAgent() {
+        agent = SacAgent.create(SacSettings.DEFAULT, 11);
+    }
+
+    @AfterAll
+    static void closeAgent() {
+        agent.close();
+    }
+
+    /** n0 empty (8 GPUs), n1 with 4 GPUs taken, n2 full. */
+    private static ClusterState partlyFullCluster() {
+        ClusterState c = new ClusterState(List.of(
+                new NodeSpec("n0", Resources.ofGpus(8, 96, 384)),
+                new NodeSpec("n1", Resources.ofGpus(8, 96, 384)),
+                new NodeSpec("n2", Resources.ofGpus(8, 96, 384))));
+        c.allocate("n1", Resources.ofGpus(4, 8, 32));
+        c.allocate("n2", Resources.ofGpus(8, 8, 32));
+        return c;
+    }
+
+    private static JobRequest job(String id, int tasks, double gpusPerTask, double submit, double predicted) {
+        return new JobRequest(id, "u" + (id.hashCode() & 3), tasks, Resources.ofGpus(gpusPerTask, 4, 16), submit, 0,
+                predicted, 1000);
+    }
+
+    private static List<JobRequest> mixedQueue() {
+        return List.of(job("big", 1, 6, 0, 500), job("mid", 1, 3, 5, 100), job("small", 1, 1, 9, Double.NaN),
+                job("gang", 2, 4, 12, 50), job("huge", 2, 8, 1, 10));
+    }
+
+    @Test
+    void maskingNeverPicksAnInfeasibleCandidate() {
+        ClusterState cluster = partlyFullCluster();
+        TentativeCluster view = new TentativeCluster(cluster);
+        CandidateSet s = SacSettings.DEFAULT.features().build(100, mixedQueue(), view);
+        int infeasible = 0;
+        for (int i = 0; i < s.waitIndex(); i++) {
+            String id = s.jobIds()[i];
+            JobRequest j = mixedQueue().stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+            String node = view.names[s.nodes()[i]];
+            boolean fits = cluster.node(node).fits(j.perTask());
+            assertEquals(fits, s.mask()[i], j.id() + " on " + node);
+            if (!fits) {
+                infeasible++;
+            }
+        }
+        assertTrue(infeasible > 0, "the case must offer masked candidates to mean anything");
+        assertTrue(s.mask()[s.waitIndex()], "jobs are running, so waiting is allowed");
+        double[] p = agent.probabilities(s);
+        SplittableRandom rng = new SplittableRandom(3);
+        for (int i = 0; i < p.length; i++) {
+            if (!s.mask()[i]) {
+                assertEquals(0.0, p[i], "masked candidate " + i + " has probability");
+            }
+        }
+        for (int k = 0; k < 5000; k++) {
+            assertTrue(s.mask()[agent.act(s, rng)]);
+        }
+        assertTrue(s.mask()[agent.act(s, null)]);
+    }
+
+    @Test
+    void waitingIsMaskedWhenNothingRunsAndRoundsNeverOverAllocate() {
+        ClusterState empty = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
+        CandidateSet s = SacSettings.DEFAULT.features().build(0, mixedQueue(), new TentativeCluster(empty));
+        assertFalse(s.mask()[s.waitIndex()], "nothing runs, so a wait would never end");
+
+        SplittableRandom rng = new SplittableRandom(5);
+        for (int round = 0; round < 200; round++) {
+            ClusterState cluster = partlyFullCluster();
+            List<Placement> placed = new ArrayList<>();
+            SacPolicy exploring = SacPolicy.exploring(agent, rng, (now, st, a, p, c, pending) -> { });
+            placed.addAll(exploring.decide(new SchedulingContext(100, mixedQueue(), cluster)).placements());
+            Set<String> ids = new HashSet<>();
+            for (Placement pl : placed) {
+                assertTrue(ids.add(pl.jobId()));
+                JobRequest j = mixedQueue().stream().filter(x -> x.id().equals(pl.jobId())).findFirst().orElseThrow();
+                assertEquals(j.tasks(), pl.nodes().size());
+                // ClusterState refuses over-allocation: applying the round must succeed.
+                pl.nodes().forEach(n -> cluster.allocate(n, j.perTask()));
+            }
+            assertTrue(exploring.fallbackReason().isEmpty());
+        }
+    }
+
+    private static List<Transition> fixedBatch(int n, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        List<Transition> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            CandidateSet s = randomSet(rng);
+            CandidateSet next = i % 5 == 4 ? null : randomSet(rng);
+            int a;
+            do {
+                a = rng.nextInt(s.size());
+            } while (!s.mask()[a]);
+            out.add(new Transition(s, a, -rng.nextDouble() * 2, next));
+        }
+        return out;
+    }
+
+    private static CandidateSet randomSet(SplittableRandom rng) {
+        int size = 2 + rng.nextInt(20);
+        float[] f = new float[size * Features.COUNT];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = (float) rng.nextDouble();
+        }
+        boolean[] mask = new boolean[size];
+        for (int i = 0; i < size; i++) {
+            mask[i] = i == 0 || rng.nextDouble() < 0.7;
+        }
+        return new CandidateSet(f, mask, new String[size], new int[size], size);
+    }
+
+    @Test
+    void oneGradientStepOnAFixedBatchLowersTheCriticLoss() {
+        try (SacAgent fresh = SacAgent.create(SacSettings.DEFAULT, 21)) {
+            List<Transition> batch = fixedBatch(64, 9);
+            double before = fresh.criticLoss(batch);
+            fresh.update(batch);
+            double after = fresh.criticLoss(batch);
+            assertTrue(after < before, "critic loss " + before + " -> " + after);
+        }
+    }
+
+    @Test
+    void saveThenLoadGivesIdenticalActionProbabilities(@TempDir Path dir) throws IOException {
+        try (SacAgent trained = SacAgent.create(SacSettings.DEFAULT, 31)) {
+            for (int i = 0; i < 3; i++) {
+                trained.update(fixedBatch(32, i));
+            }
+            SacCheckpoint.save(dir, trained, java.util.Map.of("purpose", "test"));
+            CandidateSet s = SacSettings.DEFAULT.features().build(100, mixedQueue(), new TentativeCluster(partlyFullCluster()));
+            try (SacAgent loaded = SacCheckpoint.load(dir.toString())) {
+                assertArrayEquals(trained.probabilities(s), loaded.probabilities(s), 0.0);
+                assertEquals(trained.alpha(), loaded.alpha(), 0.0);
+                List<Transition> batch = fixedBatch(16, 99);
+                assertEquals(trained.criticLoss(batch), loaded.criticLoss(batch), 0.0);
+            }
+            try (SacAgent other = SacAgent.create(SacSettings.DEFAULT, 32)) {
+                assertNotEquals(trained.probabilities(s)[0], other.probabilities(s)[0], "a different agent must differ");
+            }
+        }
+    }
+
+    @Test
+    void aCorruptedCheckpointFallsBackToKubeDefaultWithAClearMessage(@TempDir Path dir) throws IOException {
+        SacCheckpoint.save(dir, agent, java.util.Map.of());
+        byte[] params = Files.readAllBytes(dir.resolve(SacCheckpoint.PARAMS));
+        params[params.length / 2] ^= 0x5A;
+        Files.write(dir.resolve(SacCheckpoint.PARAMS), params);
+
+        SacPolicy sac = SacPolicy.fromCheckpoint(dir.toString());
+        assertTrue(sac.fallbackReason().isPresent());
+        assertTrue(sac.fallbackReason().get().contains("SHA-256"), sac.fallbackReason().get());
+        assertTrue(sac.fallbackReason().get().contains(dir.toString()), sac.fallbackReason().get());
+        SchedulingContext ctx = new SchedulingContext(100, mixedQueue(), partlyFullCluster());
+        assertEquals(new KubeDefaultPolicy().decide(ctx).placements(), sac.decide(ctx).placements());
+        assertEquals("sac", sac.name());
+
+        Path truncated = dir.resolveSibling(dir.getFileName() + "-truncated");
+        SacCheckpoint.save(truncated, agent, java.util.Map.of());
+        Files.writeString(truncated.resolve(SacCheckpoint.METADATA), "{\"settings\": ");
+        assertTrue(SacPolicy.fromCheckpoint(truncated.toString()).fallbackReason().orElseThrow().contains("not valid JSON"));
+        assertTrue(SacPolicy.fromCheckpoint(dir.resolve("nowhere").toString()).fallbackReason().orElseThrow().contains("no file"));
+    }
+}
