@@ -28,6 +28,8 @@ final class GantryProcesses implements AutoCloseable {
     private final Path root = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
     private final Path work;
     private final List<Process> processes = new ArrayList<>();
+    private final Map<String, Process> serviceProcesses = new LinkedHashMap<>();
+    private final Map<String, Map<String, String>> serviceEnv = new LinkedHashMap<>();
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final int kafkaPort = freePort();
 
@@ -63,23 +65,42 @@ final class GantryProcesses implements AutoCloseable {
             ports.put(s, freePort());
         }
         for (String s : SERVICES) {
-            int port = port(s);
-            Path jar = root.resolve("services/" + s + "/target/quarkus-app/quarkus-run.jar");
-            if (!Files.exists(jar)) {
-                throw new IllegalStateException(jar + " is missing: run the build (./mvnw install) first");
-            }
             Map<String, String> e = new LinkedHashMap<>(env);
             e.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+            e.put("GANTRY_DATA_DIR", work.resolve("data").toString());
             e.put("GANTRY_INGEST_SOURCE_URL", "http://localhost:" + port("pod-dispatcher") + "/simulated-cluster/metrics");
-            start(work.resolve(s + ".log"), e, "java", "-Xmx192m", "-XX:+UseSerialGC",
-                    "-Dquarkus.http.port=" + port, "-jar", jar.toString());
+            serviceEnv.put(s, e);
+            startService(s);
         }
-        HttpClient http = HttpClient.newHttpClient();
         for (String s : SERVICES) {
-            await(Duration.ofSeconds(120), s + " readiness", () -> http.send(
-                    HttpRequest.newBuilder(URI.create("http://localhost:" + port(s) + "/q/health/ready")).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+            awaitReady(s);
         }
+    }
+
+    private void startService(String s) throws IOException {
+        Path jar = root.resolve("services/" + s + "/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: run the build (./mvnw install) first");
+        }
+        // Append: a restarted service's log follows the first run's.
+        serviceProcesses.put(s, start(work.resolve(s + ".log"), serviceEnv.get(s), "java", "-Xmx192m",
+                "-XX:+UseSerialGC", "-Dquarkus.http.port=" + port(s), "-jar", jar.toString()));
+    }
+
+    private void awaitReady(String s) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        await(Duration.ofSeconds(120), s + " readiness", () -> http.send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port(s) + "/q/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+    }
+
+    /** Kills a service at once, as a crash would (no shutdown hooks), and starts it again. */
+    void crashAndRestart(String s) throws Exception {
+        Process p = serviceProcesses.get(s);
+        p.destroyForcibly();
+        p.waitFor(20, TimeUnit.SECONDS);
+        startService(s);
+        awaitReady(s);
     }
 
     String get(String service, String path) throws Exception {
@@ -92,10 +113,13 @@ final class GantryProcesses implements AutoCloseable {
         start(log, Map.of(), command);
     }
 
-    private void start(Path log, Map<String, String> env, String... command) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    private Process start(Path log, Map<String, String> env, String... command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(env);
-        processes.add(pb.start());
+        Process p = pb.start();
+        processes.add(p);
+        return p;
     }
 
     interface Check {

@@ -36,7 +36,10 @@ import java.util.Set;
  */
 public final class SchedulerState {
 
-    /** A job that received a decision and still holds resources. */
+    /**
+     * A job that received a decision and still holds resources. {@code job} is null for a job restored from
+     * a decision whose submission is no longer on the tuned topic: it can be released, not re-queued.
+     */
     private record Running(JobTuned job, List<String> nodes, Resources perTask) {
     }
 
@@ -107,9 +110,13 @@ public final class SchedulerState {
             return false; // stale numbers say nothing new about capacity; keep what we know
         }
         Resources capacity = new Resources(m.capacity().gpuMilli(), m.capacity().cpuMilli(), m.capacity().memoryMib());
-        boolean changed = !cluster.hasNode(m.node()) || !cluster.node(m.node()).capacity().equals(capacity);
+        boolean isNew = !cluster.hasNode(m.node());
+        boolean changed = isNew || !cluster.node(m.node()).capacity().equals(capacity);
         if (changed) {
             cluster.upsertNode(new NodeSpec(m.node(), capacity));
+            if (isNew) {
+                reserveRestoredJobsOn(m.node());
+            }
             // Capacity changed: every pending job's fit must be judged again.
             uncheckedForFit.addAll(pending.keySet());
         }
@@ -141,7 +148,7 @@ public final class SchedulerState {
             }
             case "JobPreempted" -> {
                 Running r = release(e.jobId());
-                if (r != null) {
+                if (r != null && r.job() != null) {
                     addPending(new PendingJob(r.job()));
                 }
                 return r != null;
@@ -151,6 +158,35 @@ public final class SchedulerState {
             }
             default -> {
                 return false; // started and progress: the reservation was made with the decision
+            }
+        }
+    }
+
+    /**
+     * Restores a decision made before a restart: the job holds its nodes again. Reservations on nodes not
+     * known yet are made when the node first reports ({@link #reserveRestoredJobsOn}).
+     */
+    public void restoreDecision(SchedulingDecision d) {
+        if (running.containsKey(d.jobId())) {
+            return;
+        }
+        known.add(d.jobId());
+        PendingJob p = removePending(d.jobId());
+        Resources perTask = new Resources(d.perTask().gpuMilli(), d.perTask().cpuMilli(), d.perTask().memoryMib());
+        running.put(d.jobId(), new Running(p == null ? null : p.job(), d.nodes(), perTask));
+        for (String node : d.nodes()) {
+            if (cluster.hasNode(node)) {
+                cluster.allocate(node, perTask);
+            }
+        }
+    }
+
+    private void reserveRestoredJobsOn(String node) {
+        for (Running r : running.values()) {
+            for (String n : r.nodes()) {
+                if (n.equals(node)) {
+                    cluster.allocate(node, r.perTask());
+                }
             }
         }
     }

@@ -71,6 +71,21 @@ class SchedulerStateTest {
     }
 
     @Test
+    void aRestoredDecisionHoldsItsNodeEvenWhenTheNodeReportsOnlyLater() {
+        JobTuned big = job("restored", "u", 1, 8000, 0);
+        state.enqueue(big);
+        state.restoreDecision(new io.gantry.events.SchedulingDecision(Events.newId(), 1, T0, "restored", "u",
+                List.of("n1"), big.perTask(), 10.0, T0, "kube-default", "builtin-1"));
+        state.enqueue(job("next", "u", 1, 8000, 1));
+        state.updateNode(node("n1"));
+        assertTrue(state.schedule(T0).isEmpty(), "n1 is full with the restored job");
+        assertEquals(1, state.runningCount());
+        state.onLifecycle(new JobCompleted(Events.newId(), 1, T0, "restored", "u", List.of("n1"), big.perTask(), T0, 10));
+        assertEquals("next", state.schedule(T0).decisions().get(0).jobId());
+        assertFalse(state.enqueue(big), "a restored job is known: its redelivery queues nothing");
+    }
+
+    @Test
     void higherPriorityUsersGoFirst() {
         state.updateNode(node("n1"));
         state.enqueue(job("early", "low", 1, 8000, 0));

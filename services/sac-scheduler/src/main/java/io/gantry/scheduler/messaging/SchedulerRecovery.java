@@ -1,0 +1,62 @@
+package io.gantry.scheduler.messaging;
+
+import io.gantry.events.JobTuned;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.SchedulingDecision;
+import io.gantry.events.Topics;
+import io.gantry.scheduler.service.SchedulerLoop;
+import io.gantry.service.support.TopicHistory;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.ChannelRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Rebuilds the queue after a restart. The scheduler keeps its queue in memory and commits a tuned job's offset
+ * once the job is queued, so without this a restart would forget every job queued but not yet decided. The
+ * {@code tuned} and {@code lifecycle} channels start paused; this replays the three topics that define the
+ * state (jobs tuned, decisions made, jobs ended) into the scheduler, then lets the channels flow. Events the
+ * channels then redeliver are recognised by job id and change nothing.
+ */
+@ApplicationScoped
+public class SchedulerRecovery {
+
+    private static final Logger LOG = Logger.getLogger(SchedulerRecovery.class);
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
+
+    private final SchedulerLoop loop;
+    private final ChannelRegistry channels;
+    private final String bootstrap;
+
+    public SchedulerRecovery(SchedulerLoop loop, ChannelRegistry channels,
+                             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+        this.loop = loop;
+        this.channels = channels;
+        this.bootstrap = bootstrap;
+    }
+
+    void recover(@Observes StartupEvent ev) {
+        long start = System.nanoTime();
+        List<JobTuned> tuned = TopicHistory.read(bootstrap, Topics.JOBS_TUNED, JobTuned.class, READ_TIMEOUT);
+        List<SchedulingDecision> decided =
+                TopicHistory.read(bootstrap, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT);
+        List<LifecycleEvent> lifecycle =
+                TopicHistory.read(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT);
+        // Per job, tuned precedes its decision and its decision precedes its end, so applying the topics in
+        // this order reproduces each job's latest state.
+        loop.apply(state -> {
+            tuned.forEach(state::enqueue);
+            decided.forEach(state::restoreDecision);
+            lifecycle.forEach(state::onLifecycle);
+            LOG.infof("recovered from the topics in %d ms: %d jobs pending, %d holding resources",
+                    (System.nanoTime() - start) / 1_000_000, state.pendingCount(), state.runningCount());
+            return true;
+        }).join();
+        channels.getPausable("tuned").resume();
+        channels.getPausable("lifecycle").resume();
+    }
+}
