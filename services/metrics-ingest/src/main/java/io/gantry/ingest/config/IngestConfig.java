@@ -15,13 +15,13 @@ public interface IngestConfig {
 
     /**
      * Which {@code NodeMetricsSource} reads the cluster: {@code exposition} scrapes a Prometheus text exposition
-     * (the simulated cluster's, or any exporter's). A {@code prometheus} source (PromQL over the HTTP API) is
-     * meant to be added as another implementation.
+     * (the simulated cluster's, or any exporter's); {@code prometheus} runs PromQL against a Prometheus server's
+     * HTTP API ({@link #prometheus()}).
      */
     @WithDefault("exposition")
     String source();
 
-    /** What the exposition source scrapes. */
+    /** What the exposition source scrapes (unused by the prometheus source). */
     @WithDefault("http://localhost:8085/simulated-cluster/metrics")
     URI sourceUrl();
 
@@ -44,4 +44,62 @@ public interface IngestConfig {
     /** A node missing from every read for this long is no longer published (as stale); it was removed. */
     @WithDefault("5m")
     Duration forgetMissingAfter();
+
+    /** The {@code prometheus} source: where Prometheus is, the PromQL it evaluates, and how results name nodes. */
+    Prometheus prometheus();
+
+    interface Prometheus {
+
+        /** Base URL of the Prometheus server; queries go to {@code <url>/api/v1/query}. */
+        @WithDefault("http://localhost:9090")
+        URI url();
+
+        /** The label naming the node in kube-state-metrics results (capacity, requests, pods). */
+        @WithDefault("node")
+        String kubeStateNodeLabel();
+
+        /**
+         * The label naming the node in node-exporter results (cpu, memory, machine-*); a {@code :port} suffix is
+         * dropped. kube-prometheus relabels {@code instance} to the node name.
+         */
+        @WithDefault("instance")
+        String nodeExporterNodeLabel();
+
+        /** The label naming the node in DCGM exporter results (gpu, machine-gpus). */
+        @WithDefault("Hostname")
+        String dcgmNodeLabel();
+
+        Queries queries();
+    }
+
+    /** One PromQL instant query per figure; each must aggregate to one series per node (and resource). */
+    interface Queries {
+
+        @WithDefault("sum by (node, resource) (kube_node_status_capacity{resource=~\"cpu|memory|nvidia_com_gpu\"})")
+        String capacity();
+
+        @WithDefault("sum by (node, resource) (kube_pod_container_resource_requests{node!=\"\",resource=~\"cpu|memory|nvidia_com_gpu\"})")
+        String requests();
+
+        @WithDefault("count by (node) (count by (node, namespace, pod) (kube_pod_container_resource_requests{node!=\"\"}))")
+        String pods();
+
+        @WithDefault("1 - avg by (instance) (rate(node_cpu_seconds_total{mode=\"idle\"}[1m]))")
+        String cpu();
+
+        @WithDefault("1 - max by (instance) (node_memory_MemAvailable_bytes) / max by (instance) (node_memory_MemTotal_bytes)")
+        String memory();
+
+        @WithDefault("avg by (Hostname) (DCGM_FI_DEV_GPU_UTIL) / 100")
+        String gpu();
+
+        @WithDefault("count by (instance) (node_cpu_seconds_total{mode=\"idle\"})")
+        String machineCpus();
+
+        @WithDefault("max by (instance) (node_memory_MemTotal_bytes)")
+        String machineMemory();
+
+        @WithDefault("count by (Hostname) (DCGM_FI_DEV_GPU_UTIL)")
+        String machineGpus();
+    }
 }

@@ -1,6 +1,7 @@
 package io.gantry.ingest.service.exposition;
 
 import io.gantry.events.ResourceAmounts;
+import io.gantry.ingest.service.KubeUnits;
 import io.gantry.ingest.service.NodeReading;
 import io.gantry.ingest.service.Rejection;
 import io.gantry.ingest.service.SourceReading;
@@ -30,8 +31,6 @@ import java.util.TreeMap;
  * (the previous counters), so one instance serves one source on one thread.
  */
 public final class ExpositionInterpreter {
-
-    static final double BYTES_PER_MIB = 1024.0 * 1024.0;
 
     private final Map<String, CpuCounters> previousCpu = new HashMap<>();
 
@@ -63,7 +62,7 @@ public final class ExpositionInterpreter {
             }
             String node = s.label(nodeLabel);
             if (node != null && nodeLabel.equals("instance")) {
-                node = stripPort(node);
+                node = KubeUnits.stripPort(node);
             }
             if (node == null || node.isBlank()) {
                 if (!s.name().equals("kube_pod_container_resource_requests")) {
@@ -116,11 +115,6 @@ public final class ExpositionInterpreter {
         };
     }
 
-    private static String stripPort(String instance) {
-        int colon = instance.lastIndexOf(':');
-        return colon > 0 && instance.substring(colon + 1).chars().allMatch(Character::isDigit)
-                && colon < instance.length() - 1 ? instance.substring(0, colon) : instance;
-    }
 
     /** Adds (requests) or sets (capacity) the resources Gantry schedules; returns whether it was one of them. */
     private static boolean putResource(Map<String, Double> into, Sample s, boolean sum) {
@@ -155,8 +149,8 @@ public final class ExpositionInterpreter {
 
     private NodeReading reading(String node, NodeSeries n) {
         // A resource the node does not report is one it does not have (kube-state-metrics omits zero GPUs).
-        ResourceAmounts capacity = amounts(n.capacity);
-        ResourceAmounts allocated = amounts(n.requested);
+        ResourceAmounts capacity = KubeUnits.amounts(n.capacity);
+        ResourceAmounts allocated = KubeUnits.amounts(n.requested);
         Double memory = n.memTotal != null && n.memAvailable != null && Double.isFinite(n.memTotal)
                 && Double.isFinite(n.memAvailable) && n.memTotal > 0 ? 1.0 - n.memAvailable / n.memTotal : null;
         Double gpu = n.gpuUtilPercent.isEmpty() || !n.gpuUtilPercent.stream().allMatch(Double::isFinite) ? null
@@ -189,13 +183,7 @@ public final class ExpositionInterpreter {
             idle += delta;
         }
         double busy = 1.0 - idle / now.idleByCpu().size() / elapsed;
-        // Only rounding can push it past the ends; a wider excursion is real nonsense and left to validation.
-        return Math.abs(busy) < 1e-9 ? 0.0 : Math.abs(busy - 1.0) < 1e-9 ? 1.0 : busy;
+        return KubeUnits.snapRatio(busy);
     }
 
-    private static ResourceAmounts amounts(Map<String, Double> byResource) {
-        return new ResourceAmounts(Math.round(byResource.getOrDefault("nvidia_com_gpu", 0.0) * 1000),
-                Math.round(byResource.getOrDefault("cpu", 0.0) * 1000),
-                Math.round(byResource.getOrDefault("memory", 0.0) / BYTES_PER_MIB));
-    }
 }
