@@ -29,8 +29,12 @@ class PostgresAccountingTest extends AccountingContract {
         public Map<String, String> getConfigOverrides() {
             String url = System.getenv("GANTRY_TEST_PG_URL");
             if (url == null) {
-                throw new IllegalStateException("CI=true but GANTRY_TEST_PG_URL is not set: .ci/run must install and "
-                        + "start PostgreSQL before the tests");
+                if ("true".equals(System.getenv("CI"))) {
+                    throw new IllegalStateException("CI=true but GANTRY_TEST_PG_URL is not set: .ci/run must install "
+                            + "and start PostgreSQL before the tests");
+                }
+                // Quarkus builds the profile during discovery even though @EnabledIf then skips the class.
+                return Map.of();
             }
             return Map.of(
                     "quarkus.datasource.db-kind", "postgresql",

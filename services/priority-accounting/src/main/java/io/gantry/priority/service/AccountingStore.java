@@ -49,6 +49,7 @@ public class AccountingStore {
         p.processedAt = Instant.now();
         p.persist();
         ensureUser(user);
+        String jobId = p.jobId;
         LedgerChange change;
         if (event instanceof JobSubmitted s) {
             change = submitted(s);
@@ -59,14 +60,14 @@ public class AccountingStore {
         } else if (event instanceof JobRejected r) {
             change = notWaiting(r.jobId(), r.user());
         } else {
-            change = new LedgerChange.Nothing(user);
+            change = new LedgerChange.Nothing(user, jobId);
         }
         return Optional.of(change);
     }
 
     private LedgerChange submitted(JobSubmitted s) {
         if (WaitingJob.findById(s.jobId()) != null || JobRun.findById(s.jobId()) != null) {
-            return new LedgerChange.Nothing(s.user());
+            return new LedgerChange.Nothing(s.user(), s.jobId());
         }
         WaitingJob w = new WaitingJob();
         w.jobId = s.jobId();
@@ -79,7 +80,7 @@ public class AccountingStore {
     private LedgerChange started(JobStarted s) {
         JobRun run = JobRun.findById(s.jobId());
         if (run != null && run.running) {
-            return new LedgerChange.Nothing(s.user()); // the same stint announced twice
+            return new LedgerChange.Nothing(s.user(), s.jobId()); // the same stint announced twice
         }
         if (run == null) {
             run = new JobRun();
@@ -95,14 +96,14 @@ public class AccountingStore {
         run.running = true;
         run.persist();
         WaitingJob.deleteById(s.jobId());
-        return new LedgerChange.Started(s.user(), run.gpus(), seconds(run.startedAt));
+        return new LedgerChange.Started(s.user(), s.jobId(), run.gpus(), seconds(run.startedAt));
     }
 
     private LedgerChange stopped(LifecycleEvent e, String user) {
         WaitingJob.deleteById(e.jobId());
         JobRun run = JobRun.findById(e.jobId());
         if (run == null || !run.running) {
-            return new LedgerChange.Nothing(user);
+            return new LedgerChange.Nothing(user, e.jobId());
         }
         run.running = false;
         // A clock step backwards must not make usage negative.
@@ -126,7 +127,7 @@ public class AccountingStore {
             w.submittedAt = end;
             w.persist();
         }
-        return new LedgerChange.Stopped(run.userName, run.gpus(), seconds(run.startedAt), seconds(end));
+        return new LedgerChange.Stopped(run.userName, run.jobId, run.gpus(), seconds(run.startedAt), seconds(end));
     }
 
     private LedgerChange notWaiting(String jobId, String user) {
@@ -187,8 +188,9 @@ public class AccountingStore {
     }
 
     @Transactional
-    public List<WaitingJob> waitingJobs() {
-        return WaitingJob.listAll();
+    /** The job's waiting entry, if it is waiting. */
+    public Optional<WaitingJob> waitingJob(String jobId) {
+        return WaitingJob.findByIdOptional(jobId);
     }
 
     @Transactional

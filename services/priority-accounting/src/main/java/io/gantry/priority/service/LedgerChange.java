@@ -5,12 +5,15 @@ public sealed interface LedgerChange {
 
     String user();
 
+    /** The job the event was about: its waiting state may have changed with it. */
+    String jobId();
+
     /** A stint began holding {@code gpus}. */
-    record Started(String user, double gpus, double startS) implements LedgerChange {
+    record Started(String user, String jobId, double gpus, double startS) implements LedgerChange {
     }
 
     /** A stint that held {@code gpus} from {@code startS} ended at {@code stopS}. */
-    record Stopped(String user, double gpus, double startS, double stopS) implements LedgerChange {
+    record Stopped(String user, String jobId, double gpus, double startS, double stopS) implements LedgerChange {
     }
 
     /** A job started waiting or stopped waiting; no usage changed. */
@@ -18,6 +21,6 @@ public sealed interface LedgerChange {
     }
 
     /** The event was new but changes no usage (e.g. a terminal event for a stint already closed). */
-    record Nothing(String user) implements LedgerChange {
+    record Nothing(String user, String jobId) implements LedgerChange {
     }
 }

@@ -85,9 +85,8 @@ public class PriorityBook {
         } else if (change instanceof LedgerChange.Stopped s) {
             ledger.stopRunning(s.user(), s.gpus(), s.startS(), s.stopS());
         }
-        // Waiting jobs change with starts, stops (preemption) and rejections: re-read them, they are few.
-        waiting.clear();
-        store.waitingJobs().forEach(w -> waiting.put(w.jobId, w));
+        // Only this event's job can have started or stopped waiting: look it up, never the whole queue.
+        store.waitingJob(change.jobId()).ifPresentOrElse(w -> waiting.put(w.jobId, w), () -> waiting.remove(change.jobId()));
     }
 
     public double halfLifeS() {
