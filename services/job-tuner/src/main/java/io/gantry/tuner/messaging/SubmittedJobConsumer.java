@@ -1,11 +1,14 @@
 package io.gantry.tuner.messaging;
 
 import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobRejected;
 import io.gantry.events.JobSubmitted;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.Outbound;
 import io.gantry.tuner.service.JobTuner;
+import io.gantry.tuner.service.TuningMeters;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -14,23 +17,35 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
-/** {@code gantry.jobs.submitted} → tuner → {@code gantry.jobs.tuned}. */
+/**
+ * {@code gantry.jobs.submitted} → tuner → {@code gantry.jobs.tuned}, or a {@code JobRejected} on
+ * {@code gantry.jobs.lifecycle} for a job that can never run. A submission that breaks the event contract is
+ * dead-lettered as by every service, and — when it still names its job — also rejected, so its submitter learns the
+ * field and the reason from the lifecycle topic they already watch, not from an operators' dead-letter topic.
+ */
 @ApplicationScoped
 public class SubmittedJobConsumer {
 
     static final String IN = "submitted";
     static final String OUT = "tuned";
+    static final String REJECTED = "rejected";
 
     private final EventIntake intake;
     private final JobTuner tuner;
+    private final TuningMeters meters;
     private final Emitter<String> tuned;
+    private final Emitter<String> rejected;
 
-    public SubmittedJobConsumer(EventIntake intake, JobTuner tuner,
+    public SubmittedJobConsumer(EventIntake intake, JobTuner tuner, TuningMeters meters,
                                 @Channel(OUT) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
-                                Emitter<String> tuned) {
+                                Emitter<String> tuned,
+                                @Channel(REJECTED) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
+                                Emitter<String> rejected) {
         this.intake = intake;
         this.tuner = tuner;
+        this.meters = meters;
         this.tuned = tuned;
+        this.rejected = rejected;
     }
 
     @Incoming(IN)
@@ -39,13 +54,28 @@ public class SubmittedJobConsumer {
         try {
             job = intake.take(IN, message, JobSubmitted.class);
         } catch (InvalidEventException e) {
-            return message.nack(e);
+            Optional<JobRejected> rejection = tuner.rejectionOfInvalid(message.getPayload(), e);
+            if (rejection.isEmpty()) {
+                return message.nack(e);
+            }
+            meters.recordInvalid(rejection.get().field());
+            // The dead letter (the nack) follows once Kafka has the rejection, as Outbound.causedBy orders an ack.
+            rejected.send(Outbound.message(rejection.get()).withAck(() -> message.nack(e)).withNack(t -> message.nack(e)));
+            intake.produced(REJECTED);
+            return CompletableFuture.completedFuture(null);
         }
         if (job == null) {
             return message.ack();
         }
-        tuned.send(Outbound.causedBy(message, tuner.tune(job)));
-        intake.produced(OUT);
+        JobTuner.Decision d = tuner.decide(job);
+        meters.record(d);
+        if (d instanceof JobTuner.Rejected r) {
+            rejected.send(Outbound.causedBy(message, r.event()));
+            intake.produced(REJECTED);
+        } else {
+            tuned.send(Outbound.causedBy(message, ((JobTuner.Tuned) d).event()));
+            intake.produced(OUT);
+        }
         return CompletableFuture.completedFuture(null);
     }
 }

@@ -1,28 +1,241 @@
 package io.gantry.tuner.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
+import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobRejected;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.JobTuned;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.TuningChange;
+import io.gantry.events.TuningOptions;
+import io.gantry.events.Violation;
+import io.gantry.scheduling.trace.SharedTraces;
+import io.gantry.scheduling.tuning.TrainingTuner;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
- * Decides what a job will ask the scheduler for. No tuning model is enabled yet, so every job passes through
- * exactly as submitted, and the event says so: a reader of {@code JobTuned} never has to guess whether the
- * tuner looked at a job.
+ * Decides what a submitted job will ask the scheduler for, with the simulator's own tuning code
+ * ({@link TrainingTuner}: goodput-maximising batch size and epochs that still reach the metric the job as submitted
+ * would reach, and GPUs only where scaling pays). A job is either rejected (it can never run), or tuned, or passed
+ * through unchanged with the reason; every change carries its own reason. Pure: nothing here sends or counts, so the
+ * preview endpoint and the pipeline share one decision.
+ *
+ * <p>CPU and memory are not right-sized here: {@code ResourceRightSizer} needs each finished job's measured peak
+ * usage, and no event on {@code gantry.jobs.lifecycle} carries it yet, so a right-sized request would rest on the
+ * simulator's assumed usage model rather than on anything measured.
  */
+@Startup
 @ApplicationScoped
 public class JobTuner {
 
-    static final String PASS_THROUGH = "passed through unchanged: no tuning model is enabled";
-    static final String NOT_TUNED = "passed through unchanged: the submitter switched tuning off";
+    public static final String STAGE = "job-tuner";
+    static final String NOT_TUNED = "not tuned: the submitter switched tuning off";
 
-    public JobTuned tune(JobSubmitted job) {
-        String summary = job.tuningOrDefault().enabled() ? PASS_THROUGH : NOT_TUNED;
-        return new JobTuned(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(), job.user(),
-                job.jobName(), job.model(), job.occurredAt(), job.tasks(), job.perTask(), job.batchSize(),
-                job.epochs(), job.durationS(), null, List.of(), summary);
+    private static final Logger LOG = Logger.getLogger(JobTuner.class);
+
+    /** Outcome label of a decision, as in {@code gantry_tuner_jobs_total{outcome}}. */
+    public enum Outcome {
+        TUNED, UNCHANGED, REJECTED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public sealed interface Decision permits Tuned, Rejected {
+        Outcome outcome();
+    }
+
+    /**
+     * The job as it will be queued.
+     *
+     * @param submittedGpuSeconds predicted GPU-seconds of the job as submitted; null when the models cannot predict it
+     * @param tunedGpuSeconds     predicted GPU-seconds as queued; null likewise
+     */
+    public record Tuned(JobTuned event, Double submittedGpuSeconds, Double tunedGpuSeconds) implements Decision {
+        @Override
+        public Outcome outcome() {
+            return event.changes().isEmpty() ? Outcome.UNCHANGED : Outcome.TUNED;
+        }
+    }
+
+    public record Rejected(JobRejected event) implements Decision {
+        @Override
+        public Outcome outcome() {
+            return Outcome.REJECTED;
+        }
+    }
+
+    private final TrainingTuner tuner;
+    private final RequestLimits limits;
+    private final Path profilesDir;
+
+    public JobTuner(TunerConfig config) {
+        this.limits = new RequestLimits(config.nodeGpus(), config.nodeCpuCores(), config.nodeMemoryGib());
+        this.profilesDir = config.profilesDir().map(Path::of)
+                .orElseGet(() -> SharedTraces.tracesDir().resolve("philly-pollux/app-profiles")).toAbsolutePath().normalize();
+        TrainingTuner.Settings settings = new TrainingTuner.Settings(config.minScalingEfficiency(), Math.max(1, config.nodeGpus()));
+        if (Files.isDirectory(profilesDir)) {
+            long t0 = System.nanoTime();
+            // A folder that exists but cannot be read fails the start: tuning with half the profiles would be silent.
+            this.tuner = TrainingTuner.fromProfiles(profilesDir, settings);
+            LOG.infof("job tuner: fitted %d model(s) %s from %s in %d ms", tuner.models().size(), tuner.models().keySet(),
+                    profilesDir, (System.nanoTime() - t0) / 1_000_000);
+        } else {
+            this.tuner = new TrainingTuner(Map.of(), settings);
+            LOG.warnf("job tuner: no app profiles at %s (set gantry.tuner.profiles-dir or GANTRY_SHARED_DIR): "
+                    + "every job will pass through untuned, with that reason in its JobTuned summary", profilesDir);
+        }
+    }
+
+    /** The models the tuner can tune for (Pollux application names). */
+    public java.util.Set<String> models() {
+        return tuner.models().keySet();
+    }
+
+    /** Rejects, tunes or passes through a job that is valid by the event contract. */
+    public Decision decide(JobSubmitted job) {
+        List<Violation> impossible = limits.check(job);
+        if (!impossible.isEmpty()) {
+            return new Rejected(rejection(job.jobId(), job.user(), Rejection.of(impossible)));
+        }
+        return tune(job);
+    }
+
+    /**
+     * The {@code JobRejected} for a submission that broke the event contract (it is dead-lettered too), when the
+     * payload still names its job: a JSON object of type {@code JobSubmitted} with a non-blank string {@code jobId}.
+     * Other types on the topic are a producer's mistake, not a submission, and rejecting their id could end another
+     * job's lifecycle; without a readable id there is nobody to tell.
+     */
+    public Optional<JobRejected> rejectionOfInvalid(String payload, InvalidEventException e) {
+        JsonNode n;
+        try {
+            n = payload == null ? null : EventCodec.mapper().readTree(payload);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException unreadable) {
+            return Optional.empty();
+        }
+        if (n == null || !n.isObject() || !JobSubmitted.TYPE.equals(n.path("type").asText(null))) {
+            return Optional.empty();
+        }
+        JsonNode id = n.get("jobId");
+        if (id == null || !id.isTextual() || id.asText().isBlank()) {
+            return Optional.empty();
+        }
+        String user = n.path("user").isTextual() ? n.get("user").asText() : null;
+        return Optional.of(rejection(id.asText(), user, Rejection.of(e.violations())));
+    }
+
+    private static JobRejected rejection(String jobId, String user, Rejection r) {
+        return new JobRejected(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), jobId, user, STAGE, r.field(), r.reason());
+    }
+
+    private Tuned tune(JobSubmitted job) {
+        TuningOptions o = job.tuningOrDefault();
+        String untunable = untunable(job);
+        if (untunable != null) {
+            return passThrough(job, o.enabled() ? untunable : NOT_TUNED, null);
+        }
+        int gpus = (int) (job.tasks() * job.perTask().gpuMilli() / 1000);
+        TrainingTuner.Request asSubmitted = new TrainingTuner.Request(job.model(), gpus, job.batchSize(), job.epochs(),
+                new TrainingTuner.Bounds(false, null, null, null));
+        // The "do not tune" path of the tuner predicts the submitted configuration without changing it.
+        TrainingTuner.Result submitted = tuner.tune(asSubmitted);
+        if (!o.enabled()) {
+            return passThrough(job, NOT_TUNED, finite(submitted.predictedSeconds()));
+        }
+        TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(job.model(), gpus, job.batchSize(), job.epochs(),
+                new TrainingTuner.Bounds(true, o.minBatchSize(), o.maxBatchSize(), o.maxGpus())));
+        if (!r.changed()) {
+            return passThrough(job, r.summary(), finite(r.predictedSeconds()));
+        }
+        List<TuningChange> changes = new ArrayList<>();
+        for (io.gantry.scheduling.tuning.TuningChange c : r.changes()) {
+            changes.add(new TuningChange(c.field(), c.from(), c.to(), c.reason()));
+        }
+        GangShape gang = GangShape.of(r.gpus(), job.perTask());
+        if (gang.tasks() != job.tasks()) {
+            changes.add(new TuningChange("tasks", Integer.toString(job.tasks()), Integer.toString(gang.tasks()),
+                    String.format(Locale.ROOT, "%d GPUs as %d task(s) of %d GPU(s), within the %d GPUs per task asked for",
+                            r.gpus(), gang.tasks(), gang.perTask().gpuMilli() / 1000, job.perTask().gpuMilli() / 1000)));
+        }
+        if (!gang.perTask().equals(job.perTask())) {
+            changes.add(new TuningChange("perTask", amounts(job.perTask()), amounts(gang.perTask()),
+                    "fewer GPUs per task, keeping the request's CPU and memory per GPU"));
+        }
+        Double durationS = job.durationS();
+        Double submittedSeconds = finite(submitted.predictedSeconds());
+        Double tunedSeconds = finite(r.predictedSeconds());
+        if (durationS != null && submittedSeconds != null && tunedSeconds != null && submittedSeconds > 0) {
+            // durationS is how long a simulated cluster runs the pod; left as submitted it would describe a job that no
+            // longer exists. Scaled by the models' predicted speed-up, so the prediction's error carries over visibly.
+            durationS = job.durationS() * tunedSeconds / submittedSeconds;
+            changes.add(new TuningChange("durationS", fmt(job.durationS()), fmt(durationS), String.format(Locale.ROOT,
+                    "scaled by the predicted run time of the tuned configuration (%.0f s) over the submitted one (%.0f s)",
+                    tunedSeconds, submittedSeconds)));
+        }
+        Integer epochs = r.epochs() == submitted.epochs() ? job.epochs() : Integer.valueOf(r.epochs());
+        JobTuned event = new JobTuned(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(), job.user(),
+                job.jobName(), job.model(), job.occurredAt(), gang.tasks(), gang.perTask(), r.batchSize(), epochs, durationS,
+                tunedSeconds, changes, r.summary());
+        return new Tuned(event, submittedSeconds == null ? null : gpus * submittedSeconds,
+                tunedSeconds == null ? null : r.gpus() * tunedSeconds);
+    }
+
+    /** Why the models cannot tune this job at all; null when they can. */
+    private String untunable(JobSubmitted job) {
+        if (job.model() == null || job.model().isBlank()) {
+            return "not tuned: the job names no model, so no measured profile applies";
+        }
+        if (!tuner.models().containsKey(job.model())) {
+            return tuner.models().isEmpty()
+                    ? "not tuned: no app profiles are loaded (none at " + profilesDir + "), so no model can be tuned"
+                    : "not tuned: no measured profile for model '" + job.model() + "' (known: "
+                    + String.join(", ", tuner.models().keySet()) + ")";
+        }
+        if (job.batchSize() == null) {
+            return "not tuned: no batch size given, so there is no submitted configuration whose target metric tuning must keep";
+        }
+        long gpuMilli = job.perTask().gpuMilli();
+        if (gpuMilli == 0) {
+            return "not tuned: the job asks for no GPU, and the profiles measure GPU training";
+        }
+        if (gpuMilli % 1000 != 0) {
+            return "not tuned: " + gpuMilli + " GPU milli per task is not a whole number of GPUs, and the profiles measure whole GPUs";
+        }
+        return null;
+    }
+
+    private static Tuned passThrough(JobSubmitted job, String summary, Double predictedS) {
+        JobTuned event = new JobTuned(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(), job.user(),
+                job.jobName(), job.model(), job.occurredAt(), job.tasks(), job.perTask(), job.batchSize(), job.epochs(),
+                job.durationS(), predictedS, List.of(), summary);
+        Double gpuSeconds = predictedS == null ? null : job.tasks() * job.perTask().gpuMilli() / 1000.0 * predictedS;
+        return new Tuned(event, gpuSeconds, gpuSeconds);
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    private static String amounts(ResourceAmounts a) {
+        return "gpuMilli=" + a.gpuMilli() + ", cpuMilli=" + a.cpuMilli() + ", memoryMib=" + a.memoryMib();
+    }
+
+    private static String fmt(double seconds) {
+        return String.format(Locale.ROOT, "%.1f", seconds);
     }
 }

@@ -1,0 +1,32 @@
+package io.gantry.tuner.service;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.Optional;
+
+/** {@code gantry.tuner.*}: where the measured profiles are, and the shape of the cluster's largest node. */
+@ConfigMapping(prefix = "gantry.tuner")
+public interface TunerConfig {
+
+    /**
+     * The Pollux app-profiles folder (one sub-folder per model). Unset: {@code traces/philly-pollux/app-profiles}
+     * under the shared directory ({@code gantry.shared.dir} / {@code GANTRY_SHARED_DIR} / {@code ../shared}).
+     */
+    Optional<String> profilesDir();
+
+    /** GPUs of the largest node; also how GPUs are packed onto nodes when predicting synchronisation cost. */
+    @WithDefault("8")
+    int nodeGpus();
+
+    /** vCPUs of the largest node. */
+    @WithDefault("96")
+    int nodeCpuCores();
+
+    /** Memory of the largest node, GiB. */
+    @WithDefault("384")
+    int nodeMemoryGib();
+
+    /** Smallest predicted scaling efficiency T(1) ÷ (n·T(n)) for which n GPUs are worth giving a job. */
+    @WithDefault("0.8")
+    double minScalingEfficiency();
+}
