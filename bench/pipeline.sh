@@ -39,13 +39,13 @@ bench_pipeline() {
   local sampler=$!
   # Each phase replays its own slice of the Philly trace, so no job id repeats across phases.
   log "warm-up: $warmup jobs at $rate jobs/s (not measured: the JVMs compile their hot paths)"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --jobs "$warmup" --rate "$rate" \
+  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --jobs "$warmup" --rate "$rate" \
     --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/warmup.json" >/dev/null
   log "phase 1: $jobs jobs as fast as one producer sends them"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$warmup" --jobs "$jobs" --rate 0 \
+  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$warmup" --jobs "$jobs" --rate 0 \
     --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/throughput.json" >/dev/null
   log "phase 2: $latency_jobs jobs at $rate jobs/s"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$((warmup + jobs))" --jobs "$latency_jobs" \
+  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$((warmup + jobs))" --jobs "$latency_jobs" \
     --rate "$rate" --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/latency.json" >/dev/null
   kill "$sampler" 2>/dev/null || true
   python3 - "$out" "$ready_s" "$nodes" "$rate" <<'PY'
