@@ -59,7 +59,7 @@ public final class BenchCommand implements GantryCli.Command {
         BenchOptions opts;
         try {
             opts = BenchOptions.parse(args);
-        } catch (BenchOptions.HelpRequested h) {
+        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
             out.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()));
             return 0;
         } catch (IllegalArgumentException e) {

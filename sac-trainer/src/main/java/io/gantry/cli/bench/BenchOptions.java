@@ -1,5 +1,11 @@
 package io.gantry.cli.bench;
 
+import static io.gantry.cli.FlagValues.list;
+import static io.gantry.cli.FlagValues.number;
+import static io.gantry.cli.FlagValues.positiveInt;
+
+import io.gantry.cli.FlagValues;
+
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
@@ -60,7 +66,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
-                throw new HelpRequested();
+                throw new FlagValues.HelpRequested();
             }
             if (!flag.startsWith("--")) {
                 throw new IllegalArgumentException("unexpected argument '" + flag + "'");
@@ -137,44 +143,5 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
     /** Loads to run: the targets, or one NaN meaning "as recorded". */
     List<Double> loadsOrRecorded() {
         return loads.isEmpty() ? List.of(Double.NaN) : loads;
-    }
-
-    private static List<String> list(String flag, String v) {
-        List<String> out = new ArrayList<>();
-        for (String s : v.split(",")) {
-            if (!s.isBlank()) {
-                out.add(s.trim());
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException(flag + " needs at least one value");
-        }
-        return out;
-    }
-
-    private static int positiveInt(String flag, String v) {
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 1) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " takes a whole number ≥ 1, got '" + v + "'");
-        }
-    }
-
-    private static double number(String flag, String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " takes numbers, got '" + v + "'");
-        }
-    }
-
-    static final class HelpRequested extends RuntimeException {
-        HelpRequested() {
-            super(null, null, false, false);
-        }
     }
 }

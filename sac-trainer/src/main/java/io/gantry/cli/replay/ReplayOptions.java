@@ -1,5 +1,11 @@
 package io.gantry.cli.replay;
 
+import static io.gantry.cli.FlagValues.nonNegative;
+import static io.gantry.cli.FlagValues.positive;
+import static io.gantry.cli.FlagValues.positiveInt;
+
+import io.gantry.cli.FlagValues;
+
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
@@ -63,45 +69,5 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
             throw new IllegalArgumentException("--trace-file: the " + trace.cliName() + " format has no default file");
         }
         return f;
-    }
-
-    private static int positiveInt(String flag, String v) {
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(flag + ": must be a positive whole number, was '" + v + "'");
-    }
-
-    private static double positive(String flag, String v) {
-        double d = number(flag, v);
-        if (d <= 0) {
-            throw new IllegalArgumentException(flag + ": must be positive, was " + v);
-        }
-        return d;
-    }
-
-    private static double nonNegative(String flag, String v) {
-        double d = number(flag, v);
-        if (d < 0) {
-            throw new IllegalArgumentException(flag + ": must not be negative, was " + v);
-        }
-        return d;
-    }
-
-    private static double number(String flag, String v) {
-        try {
-            double d = Double.parseDouble(v);
-            if (Double.isFinite(d)) {
-                return d;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException(flag + ": must be a number, was '" + v + "'");
     }
 }

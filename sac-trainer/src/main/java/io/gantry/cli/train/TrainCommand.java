@@ -52,7 +52,7 @@ public final class TrainCommand implements GantryCli.Command {
         TrainOptions opts;
         try {
             opts = TrainOptions.parse(args);
-        } catch (TrainOptions.HelpRequested h) {
+        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
             out.print(TrainOptions.USAGE);
             return 0;
         } catch (IllegalArgumentException e) {

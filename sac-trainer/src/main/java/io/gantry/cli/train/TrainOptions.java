@@ -1,5 +1,10 @@
 package io.gantry.cli.train;
 
+import static io.gantry.cli.FlagValues.number;
+import static io.gantry.cli.FlagValues.positiveInt;
+
+import io.gantry.cli.FlagValues;
+
 import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
@@ -48,7 +53,7 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
-                throw new HelpRequested();
+                throw new FlagValues.HelpRequested();
             }
             if (flag.equals("--latency")) {
                 latency = true;
@@ -110,31 +115,5 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
         }
         return new TrainOptions(trace, traceFile, firstJobs, loads, episodes, episodeJobs, updates, seed, nodes, init,
                 latency, out);
-    }
-
-    private static int positiveInt(String flag, String v) {
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 1) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " takes a whole number ≥ 1, got '" + v + "'");
-        }
-    }
-
-    private static double number(String flag, String v) {
-        try {
-            return Double.parseDouble(v);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(flag + " takes numbers, got '" + v + "'");
-        }
-    }
-
-    static final class HelpRequested extends RuntimeException {
-        HelpRequested() {
-            super(null, null, false, false);
-        }
     }
 }

@@ -1,0 +1,73 @@
+package io.gantry.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reading command-line flag values; every bad value becomes an {@link IllegalArgumentException} naming the flag. */
+public final class FlagValues {
+
+    private FlagValues() {
+    }
+
+    /** Thrown by an option parser for {@code --help}: the command prints its usage and exits 0. */
+    public static final class HelpRequested extends RuntimeException {
+        public HelpRequested() {
+            super(null, null, false, false);
+        }
+    }
+
+    public static int positiveInt(String flag, String v) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " takes a whole number ≥ 1, got '" + v + "'");
+        }
+    }
+
+    /** A finite number. */
+    public static double number(String flag, String v) {
+        try {
+            double d = Double.parseDouble(v);
+            if (Double.isFinite(d)) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(flag + " takes numbers, got '" + v + "'");
+    }
+
+    public static double positive(String flag, String v) {
+        double d = number(flag, v);
+        if (d <= 0) {
+            throw new IllegalArgumentException(flag + " must be positive, got " + v);
+        }
+        return d;
+    }
+
+    public static double nonNegative(String flag, String v) {
+        double d = number(flag, v);
+        if (d < 0) {
+            throw new IllegalArgumentException(flag + " must not be negative, got " + v);
+        }
+        return d;
+    }
+
+    /** A comma-separated list with at least one non-blank item. */
+    public static List<String> list(String flag, String v) {
+        List<String> out = new ArrayList<>();
+        for (String s : v.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(flag + " needs at least one value");
+        }
+        return out;
+    }
+}
