@@ -34,8 +34,8 @@ public interface PriorityConfig {
     @WithDefault("1")
     double publishThreshold();
 
-    /** How often priorities are recomputed without any event (decay alone moves them); read by {@code @Scheduled}. */
-    @WithDefault("30s")
+    /** How often priorities are recomputed and the moved ones published; read by {@code @Scheduled}. */
+    @WithDefault("1s")
     String recomputeInterval();
 
     /** A user whose oldest waiting job has waited this long while under its entitlement is reported as starving. */

@@ -18,7 +18,6 @@ import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -29,7 +28,10 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 /**
  * Takes lifecycle events (usage) and submissions (who waits) into the ledger, and publishes user priorities on the
  * compacted {@code gantry.users.priority}: every user at start-up, then each user whose priority moved materially,
- * after each event and every recompute interval (usage decays with time alone).
+ * checked every recompute interval. Not after each event: under a stream of events nearly every event moves some
+ * priority a little, and each publication makes the scheduler re-sort that user's queue; once a second is fresh
+ * enough for an order that changes with hours of usage. An input is acked once its ledger change is committed:
+ * priorities are derived from the database, so one not yet published is not lost.
  */
 @ApplicationScoped
 public class PriorityPublisher {
@@ -59,7 +61,7 @@ public class PriorityPublisher {
         publish(book.publications(Instant.now()));
     }
 
-    @Scheduled(every = "${gantry.priority.recompute-interval:30s}", delayed = "5s")
+    @Scheduled(every = "${gantry.priority.recompute-interval:1s}", delayed = "1s")
     void recompute() {
         publish(book.publications(Instant.now()));
     }
@@ -93,27 +95,7 @@ public class PriorityPublisher {
             return message.ack(); // processed before (a redelivery after a restart): nothing changes
         }
         book.applied(change.get());
-        List<UserPriority> updates = book.publications(Instant.now());
-        if (updates.isEmpty()) {
-            return message.ack();
-        }
-        // Ack the input only once Kafka has every priority it caused.
-        CompletableFuture<?>[] written = new CompletableFuture<?>[updates.size()];
-        for (int i = 0; i < updates.size(); i++) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            written[i] = done;
-            priorities.send(Outbound.message(updates.get(i))
-                    .withAck(() -> {
-                        done.complete(null);
-                        return CompletableFuture.completedFuture(null);
-                    })
-                    .withNack(t -> {
-                        done.completeExceptionally(t);
-                        return CompletableFuture.completedFuture(null);
-                    }));
-            intake.produced(OUT);
-        }
-        return CompletableFuture.allOf(written).handle((v, t) -> t).thenCompose(t -> t == null ? message.ack() : message.nack(t));
+        return message.ack();
     }
 
     /** Publishes priorities not caused by an input (start-up, decay over time, an admin change). */
