@@ -1,5 +1,7 @@
 package io.gantry.cli;
 
+import io.gantry.scheduling.trace.TraceFormat;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -69,5 +71,17 @@ public final class FlagValues {
             throw new IllegalArgumentException(flag + " needs at least one value");
         }
         return out;
+    }
+
+    /** The trace file to read: {@code given} (from --trace-file) or the format's shipped default; it must exist. */
+    public static Path traceFile(TraceFormat trace, Path given) {
+        Path f = given != null ? given : trace.defaultFile();
+        if (f == null) {
+            throw new IllegalArgumentException("--trace " + trace.cliName() + " has no shipped file: pass --trace-file PATH");
+        }
+        if (!f.toFile().isFile()) {
+            throw new IllegalArgumentException("trace file not found: " + f);
+        }
+        return f;
     }
 }

@@ -125,15 +125,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
-        if (traceFile == null) {
-            traceFile = trace.defaultFile();
-            if (traceFile == null) {
-                throw new IllegalArgumentException("--trace " + trace.cliName() + " has no shipped file: pass --trace-file PATH");
-            }
-        }
-        if (!traceFile.toFile().isFile()) {
-            throw new IllegalArgumentException("trace file not found: " + traceFile);
-        }
+        traceFile = FlagValues.traceFile(trace, traceFile);
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }

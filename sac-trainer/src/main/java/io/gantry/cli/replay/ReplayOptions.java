@@ -59,15 +59,13 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 default -> throw new IllegalArgumentException(flag + ": unknown flag");
             }
         }
+        traceFile = FlagValues.traceFile(trace, traceFile);
         return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
                 shape);
     }
 
+    /** The trace file, resolved and checked by {@link #parse}. */
     Path file() {
-        Path f = traceFile != null ? traceFile : trace.defaultFile();
-        if (f == null) {
-            throw new IllegalArgumentException("--trace-file: the " + trace.cliName() + " format has no default file");
-        }
-        return f;
+        return traceFile;
     }
 }
