@@ -18,6 +18,21 @@ public final class FlagValues {
         }
     }
 
+    /**
+     * The value of the flag at {@code args[i]}, which is {@code args[i + 1]}; the caller skips it. A flag must
+     * start with {@code --} and must have a value.
+     */
+    public static String value(String[] args, int i) {
+        String flag = args[i];
+        if (!flag.startsWith("--")) {
+            throw new IllegalArgumentException("unexpected argument '" + flag + "'");
+        }
+        if (i + 1 >= args.length) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return args[i + 1];
+    }
+
     public static int positiveInt(String flag, String v) {
         try {
             int n = Integer.parseInt(v);

@@ -68,13 +68,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             if (flag.equals("--help") || flag.equals("-h")) {
                 throw new FlagValues.HelpRequested();
             }
-            if (!flag.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + flag + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String v = args[++i];
+            String v = FlagValues.value(args, i++);
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);

@@ -41,10 +41,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 exitWhenDone = true;
                 continue;
             }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + ": needs a value");
-            }
-            String v = args[++i];
+            String v = FlagValues.value(args, i++);
             switch (flag) {
                 case "--bootstrap" -> bootstrap = v;
                 case "--trace" -> trace = TraceFormat.byCliName(v);

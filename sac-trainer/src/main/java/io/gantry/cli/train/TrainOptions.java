@@ -59,13 +59,7 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
                 latency = true;
                 continue;
             }
-            if (!flag.startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument '" + flag + "'");
-            }
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(flag + " needs a value");
-            }
-            String v = args[++i];
+            String v = FlagValues.value(args, i++);
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
