@@ -48,6 +48,9 @@ public final class ReplayCommand implements GantryCli.Command {
         ReplayOptions o;
         try {
             o = ReplayOptions.parse(args);
+        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
+            System.out.print(ReplayOptions.USAGE);
+            return 0;
         } catch (IllegalArgumentException e) {
             System.err.println("gantry replay: " + e.getMessage() + "\n" + ReplayOptions.USAGE);
             return 2;

@@ -37,6 +37,9 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         NodeShape shape = NodeShape.ALIBABA_G2;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
+            if (flag.equals("--help") || flag.equals("-h")) {
+                throw new FlagValues.HelpRequested();
+            }
             if (flag.equals("--exit-when-done")) {
                 exitWhenDone = true;
                 continue;
