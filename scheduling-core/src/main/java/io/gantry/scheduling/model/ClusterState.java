@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Capacity and allocation of every node. Mutable, single-threaded: the simulator and the live
@@ -40,6 +41,17 @@ public final class ClusterState {
         return nodes.containsKey(name);
     }
 
+    /** A copy without the named nodes (e.g. cordoned ones); every other node keeps its allocation and tasks. */
+    public ClusterState without(Set<String> excluded) {
+        ClusterState copy = new ClusterState(List.of());
+        for (NodeState n : nodes.values()) {
+            if (!excluded.contains(n.name())) {
+                copy.nodes.put(n.name(), n.copy());
+            }
+        }
+        return copy;
+    }
+
     public int size() {
         return nodes.size();
     }
@@ -57,14 +69,6 @@ public final class ClusterState {
         Resources sum = Resources.ZERO;
         for (NodeState n : nodes.values()) {
             sum = sum.plus(n.capacity());
-        }
-        return sum;
-    }
-
-    public Resources totalAllocated() {
-        Resources sum = Resources.ZERO;
-        for (NodeState n : nodes.values()) {
-            sum = sum.plus(n.allocated());
         }
         return sum;
     }

@@ -13,6 +13,13 @@ public final class NodeState {
         this.capacity = spec.capacity();
     }
 
+    NodeState copy() {
+        NodeState c = new NodeState(new NodeSpec(name, capacity));
+        c.allocated = allocated;
+        c.runningTasks = runningTasks;
+        return c;
+    }
+
     NodeState withCapacity(Resources newCapacity) {
         this.capacity = newCapacity;
         return this;
@@ -62,16 +69,8 @@ public final class NodeState {
         runningTasks--;
     }
 
-    /** Share of capacity allocated in the given dimension, 0..1. */
+    /** Share of GPU capacity allocated, 0..1. */
     public double gpuAllocatedRatio() {
         return capacity.gpuMilli() == 0 ? 0 : (double) allocated.gpuMilli() / capacity.gpuMilli();
-    }
-
-    public double cpuAllocatedRatio() {
-        return capacity.cpuMilli() == 0 ? 0 : (double) allocated.cpuMilli() / capacity.cpuMilli();
-    }
-
-    public double memoryAllocatedRatio() {
-        return capacity.memoryMib() == 0 ? 0 : (double) allocated.memoryMib() / capacity.memoryMib();
     }
 }

@@ -285,19 +285,7 @@ public final class SchedulerState {
 
     /** The cluster as the policy may use it: cordoned (unschedulable) nodes are left out. */
     private ClusterState schedulableView() {
-        if (unschedulableNodes.isEmpty()) {
-            return cluster;
-        }
-        ClusterState view = new ClusterState(List.of());
-        for (NodeState n : cluster.nodes()) {
-            if (!unschedulableNodes.contains(n.name())) {
-                view.upsertNode(new NodeSpec(n.name(), n.capacity()));
-                if (!n.allocated().equals(Resources.ZERO)) {
-                    view.allocate(n.name(), n.allocated());
-                }
-            }
-        }
-        return view;
+        return unschedulableNodes.isEmpty() ? cluster : cluster.without(unschedulableNodes);
     }
 
     private static String describe(Resources r) {

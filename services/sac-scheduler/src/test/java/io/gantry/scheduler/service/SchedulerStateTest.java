@@ -86,6 +86,21 @@ class SchedulerStateTest {
     }
 
     @Test
+    void aCordonedNodeIsNeverChosenAndUncordoningItMakesItUsableAgain() {
+        state.updateNode(node("n1"));
+        state.updateNode(node("n2"));
+        state.updateNode(new NodeMetrics(Events.newId(), 1, T0, "n2", NODE, ResourceAmounts.ZERO, null, null, null, 0,
+                false, false, "test"));
+        state.enqueue(job("a", "u", 1, 6000, 0));
+        state.enqueue(job("b", "u", 1, 6000, 1));
+        var first = state.schedule(T0).decisions();
+        assertEquals(1, first.size(), "only n1 is schedulable and it holds one such job");
+        assertEquals(List.of("n1"), first.get(0).nodes());
+        state.updateNode(node("n2"));
+        assertEquals(List.of("n2"), state.schedule(T0).decisions().get(0).nodes());
+    }
+
+    @Test
     void higherPriorityUsersGoFirst() {
         state.updateNode(node("n1"));
         state.enqueue(job("early", "low", 1, 8000, 0));
