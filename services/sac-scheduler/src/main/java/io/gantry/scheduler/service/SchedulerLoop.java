@@ -54,8 +54,6 @@ public class SchedulerLoop {
                 .tag("policy", config.policy()).register(registry);
         this.rejections = Counter.builder("gantry.scheduler.rejections")
                 .description("Jobs rejected because they can never fit the cluster").register(registry);
-        Gauge.builder("gantry.scheduler.pending.jobs", this, l -> l.state.pendingCount())
-                .description("Jobs waiting in the queue").register(registry);
         Gauge.builder("gantry.scheduler.running.jobs", this, l -> l.state.runningCount())
                 .description("Jobs holding resources").register(registry);
         LOG.infof("scheduling with policy %s (%s)", config.policy(), config.policyVersion());

@@ -284,7 +284,7 @@ public final class SchedulerState {
     }
 
     /** The cluster as the policy may use it: cordoned (unschedulable) nodes are left out. */
-    private ClusterState schedulableView() {
+    ClusterState schedulableView() {
         return unschedulableNodes.isEmpty() ? cluster : cluster.without(unschedulableNodes);
     }
 
