@@ -89,8 +89,8 @@ public class Dispatcher implements JobEvents {
         }
         if (event instanceof JobStarted) {
             metrics.started();
-        } else if (event instanceof JobCompleted) {
-            metrics.completed();
+        } else if (event instanceof JobCompleted completed) {
+            metrics.completed(completed);
         } else if (event instanceof JobFailed) {
             metrics.failed(failureCause == null ? "other" : failureCause);
         } else {
