@@ -20,9 +20,9 @@ import java.util.concurrent.TimeUnit;
  * The whole system as a user runs it: the broker and each service as its own operating-system process, from
  * the artifacts the build produced (the broker's jars, each service's {@code quarkus-run.jar}).
  */
-final class GantryProcesses implements AutoCloseable {
+public final class GantryProcesses implements AutoCloseable {
 
-    static final List<String> SERVICES =
+    public static final List<String> SERVICES =
             List.of("metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher");
 
     private final Path root = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
@@ -33,23 +33,23 @@ final class GantryProcesses implements AutoCloseable {
     private final Map<String, Integer> ports = new LinkedHashMap<>();
     private final int kafkaPort = freePort();
 
-    GantryProcesses() throws IOException {
+    public GantryProcesses() throws IOException {
         work = Files.createTempDirectory("gantry-system");
     }
 
-    String bootstrap() {
+    public String bootstrap() {
         return "localhost:" + kafkaPort;
     }
 
-    int port(String service) {
+    public int port(String service) {
         return ports.get(service);
     }
 
-    Path logs() {
+    public Path logs() {
         return work;
     }
 
-    void startBroker() throws Exception {
+    public void startBroker() throws Exception {
         Path kafka = root.resolve("embedded-kafka/target");
         Path log = work.resolve("kafka.log");
         start(log, "java", "-Xmx320m", "-XX:+UseSerialGC", "-cp",
@@ -60,7 +60,7 @@ final class GantryProcesses implements AutoCloseable {
     }
 
     /** Starts every service with the given extra environment (e.g. the simulated cluster's size and speed). */
-    void startServices(Map<String, String> env) throws Exception {
+    public void startServices(Map<String, String> env) throws Exception {
         for (String s : SERVICES) {
             ports.put(s, freePort());
         }
@@ -103,7 +103,7 @@ final class GantryProcesses implements AutoCloseable {
         awaitReady(s);
     }
 
-    String get(String service, String path) throws Exception {
+    public String get(String service, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://localhost:" + port(service) + path)).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
@@ -122,11 +122,11 @@ final class GantryProcesses implements AutoCloseable {
         return p;
     }
 
-    interface Check {
+    public interface Check {
         boolean ok() throws Exception;
     }
 
-    static void await(Duration timeout, String what, Check check) throws Exception {
+    public static void await(Duration timeout, String what, Check check) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         Exception last = null;
         while (System.nanoTime() < deadline) {
