@@ -83,8 +83,11 @@ public class MetricsIngestor {
                 .description("Nodes published at the last attempt, by freshness").register(registry);
         Gauge.builder("gantry.ingest.nodes", () -> status.staleNodes()).tag("state", "stale")
                 .description("Nodes published at the last attempt, by freshness").register(registry);
+        // Every kind from the start, at 0: rate() and increase() then see the first failure or rejection too.
         failure("unavailable");
         failure("unparsable");
+        rejected("line");
+        rejected("node");
     }
 
     void start(@Observes StartupEvent ev) {
@@ -202,15 +205,19 @@ public class MetricsIngestor {
     }
 
     private void reject(Rejection rejection, Set<String> problems) {
-        rejectedByKind.computeIfAbsent(rejection.kind(), k -> Counter.builder("gantry.ingest.rejected")
-                .description("Source lines or nodes that could not become a valid NodeMetrics")
-                .tag("kind", k).register(registry)).increment();
+        rejected(rejection.kind()).increment();
         String problem = rejection.subject() + "\n" + rejection.reason();
         problems.add(problem);
         if (!activeProblems.contains(problem)) {
             LOG.warnf("dead-lettering %s from %s: %s", rejection.subject(), source.describe(), rejection.reason());
             sink.deadLetter(rejection, source.describe());
         }
+    }
+
+    private Counter rejected(String kind) {
+        return rejectedByKind.computeIfAbsent(kind, k -> Counter.builder("gantry.ingest.rejected")
+                .description("Source lines or nodes that could not become a valid NodeMetrics")
+                .tag("kind", k).register(registry));
     }
 
     private Counter failure(String kind) {
