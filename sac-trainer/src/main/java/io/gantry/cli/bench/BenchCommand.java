@@ -60,11 +60,11 @@ public final class BenchCommand implements GantryCli.Command {
         try {
             opts = BenchOptions.parse(args);
         } catch (io.gantry.cli.FlagValues.HelpRequested h) {
-            out.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()));
+            out.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()), TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
             return 0;
         } catch (IllegalArgumentException e) {
             err.println("gantry bench: " + e.getMessage());
-            err.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()));
+            err.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()), TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
             return 2;
         }
         Files.createDirectories(opts.out());
@@ -95,7 +95,7 @@ public final class BenchCommand implements GantryCli.Command {
         PolluxWorkloadTuning polluxTuning = opts.trace() == TraceFormat.POLLUX
                 ? new PolluxWorkloadTuning(opts.traceFile(), TrainingTuner.fromProfiles(
                         PolluxWorkloadTuning.profilesDirFor(opts.traceFile()),
-                        new TrainingTuner.Settings(TrainingTuner.Settings.DEFAULT.minScalingEfficiency(), opts.nodeShape().gpus())))
+                        new TrainingTuner.Settings(opts.tunerScaling(), opts.nodeShape().gpus())))
                 : null;
         for (double load : loads) {
             Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();

@@ -9,6 +9,7 @@ import io.gantry.cli.FlagValues;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
+import io.gantry.scheduling.tuning.TrainingTuner;
 import io.gantry.scheduling.tuning.UsageModel;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -19,13 +20,13 @@ import java.util.List;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, boolean fairShare, Path out,
-                    boolean tuner, UsageModel usage) {
+                    boolean tuner, double tunerScaling, UsageModel usage) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--out DIR]
-                                [--tuner on|off] [--usage-model request|lognormal:CPU,MEM,SIGMA]
+                                [--tuner on|off] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
@@ -44,6 +45,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
                             queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized
                             for openb; off (default) replays the trace's own requests
+              --tuner-scaling  pollux jobs get n GPUs only while the predicted scaling efficiency
+                            T(1) ÷ (n·T(n)) stays ≥ E (default %s)
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
                             kills; an assumption, no trace measures it (default request: all of it;
                             bench/README.md, Tuner)
@@ -62,6 +65,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         boolean fairShare = false;
         Path out = null;
         boolean tuner = false;
+        double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
         UsageModel usage = UsageModel.REQUEST;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
@@ -115,6 +119,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     case "off" -> false;
                     default -> throw new IllegalArgumentException("--tuner takes on or off, got '" + v + "'");
                 };
+                case "--tuner-scaling" -> {
+                    tunerScaling = number(flag, v);
+                    if (!(tunerScaling > 0 && tunerScaling <= 1)) {
+                        throw new IllegalArgumentException("--tuner-scaling takes a number in (0, 1], got '" + v + "'");
+                    }
+                }
                 case "--usage-model" -> usage = UsageModel.parse(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
@@ -123,7 +133,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out, tuner, usage);
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out, tuner, tunerScaling, usage);
     }
 
     /** Loads to run: the targets, or one NaN meaning "as recorded". */

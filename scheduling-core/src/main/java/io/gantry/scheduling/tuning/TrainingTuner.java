@@ -29,7 +29,12 @@ public final class TrainingTuner {
      * @param gpusPerNode          GPUs per node, for packed placements
      */
     public record Settings(double minScalingEfficiency, int gpusPerNode) {
-        public static final Settings DEFAULT = new Settings(0.8, 4);
+        /**
+         * 0.7 was chosen on {@code workloads-0.5/} (swept 0.3–1.0; bench/README.md, Tuner) and is also the best of that
+         * sweep on {@code workloads/} and {@code workloads-1.5/}: below it extra GPUs cost more queueing than they save
+         * in run time, above it jobs keep too few GPUs and run long.
+         */
+        public static final Settings DEFAULT = new Settings(0.7, 4);
 
         public Settings {
             if (!(minScalingEfficiency > 0 && minScalingEfficiency <= 1) || gpusPerNode < 1) {

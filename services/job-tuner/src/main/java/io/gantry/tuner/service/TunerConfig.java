@@ -27,6 +27,6 @@ public interface TunerConfig {
     int nodeMemoryGib();
 
     /** Smallest predicted scaling efficiency T(1) ÷ (n·T(n)) for which n GPUs are worth giving a job. */
-    @WithDefault("0.8")
+    @WithDefault("0.7")
     double minScalingEfficiency();
 }
