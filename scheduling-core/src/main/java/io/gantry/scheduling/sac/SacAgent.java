@@ -293,6 +293,11 @@ public final class SacAgent implements AutoCloseable {
             if (!Double.isFinite(a.logAlpha)) {
                 throw new IOException("log α is not a finite number: " + a.logAlpha);
             }
+            // Loaded arrays replace the initialised ones without tracking gradients: without this a loaded
+            // agent acts but cannot train (online learning, train --init).
+            for (Block b : List.of(a.actor, a.critic)) {
+                b.getParameters().values().forEach(p -> p.getArray().setRequiresGradient(true));
+            }
             return a;
         } catch (MalformedModelException | RuntimeException | IOException e) {
             a.close();
