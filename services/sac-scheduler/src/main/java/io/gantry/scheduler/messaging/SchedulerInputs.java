@@ -6,8 +6,10 @@ import io.gantry.events.JobRejected;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
+import io.gantry.events.PolicyUpdated;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
+import io.gantry.scheduler.service.OnlineLearner;
 import io.gantry.scheduler.service.SchedulerLoop;
 import io.gantry.scheduler.service.SchedulerState;
 import io.gantry.service.support.EventIntake;
@@ -24,35 +26,48 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
- * The scheduler's four inputs and two outputs. Each input is acked once the scheduler's state has taken it;
- * a bad event goes to {@code gantry.dlq.sac-scheduler} with its reason.
+ * The scheduler's four inputs and three outputs. Each input is acked once the scheduler's state has taken it;
+ * a bad event goes to {@code gantry.dlq.sac-scheduler} with its reason. New jobs and lifecycle events are also
+ * shown to the online learner, and its promotions go out as {@code PolicyUpdated} on {@code gantry.policy.updates}.
  */
 @ApplicationScoped
-public class SchedulerInputs implements SchedulerLoop.Sink {
+public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publisher {
 
     private final EventIntake intake;
     private final SchedulerLoop loop;
     private final Emitter<String> decisions;
     private final Emitter<String> rejections;
+    private final Emitter<String> policyUpdates;
+    private final OnlineLearner learner;
 
-    public SchedulerInputs(EventIntake intake, SchedulerLoop loop,
+    public SchedulerInputs(EventIntake intake, SchedulerLoop loop, OnlineLearner learner,
                            @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
                            Emitter<String> decisions,
                            @Channel("rejections") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
-                           Emitter<String> rejections) {
+                           Emitter<String> rejections,
+                           @Channel("policy-updates") Emitter<String> policyUpdates) {
         this.intake = intake;
         this.loop = loop;
+        this.learner = learner;
         this.decisions = decisions;
         this.rejections = rejections;
+        this.policyUpdates = policyUpdates;
     }
 
     void connect(@Observes StartupEvent ev) {
         loop.connect(this);
+        learner.connect(this);
     }
 
     @Incoming("tuned")
     public CompletionStage<Void> onTuned(Message<String> m) {
-        return take("tuned", m, JobTuned.class, SchedulerState::enqueue);
+        return take("tuned", m, JobTuned.class, (state, job) -> {
+            boolean queued = state.enqueue(job);
+            if (queued) {
+                learner.jobTuned(job);
+            }
+            return queued;
+        });
     }
 
     @Incoming("priorities")
@@ -67,7 +82,10 @@ public class SchedulerInputs implements SchedulerLoop.Sink {
 
     @Incoming("lifecycle")
     public CompletionStage<Void> onLifecycle(Message<String> m) {
-        return take("lifecycle", m, LifecycleEvent.class, SchedulerState::onLifecycle);
+        return take("lifecycle", m, LifecycleEvent.class, (state, e) -> {
+            learner.lifecycle(e);
+            return state.onLifecycle(e);
+        });
     }
 
     private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> m, Class<T> type,
@@ -94,5 +112,11 @@ public class SchedulerInputs implements SchedulerLoop.Sink {
     public void rejected(JobRejected rejection) {
         rejections.send(Outbound.message(rejection));
         intake.produced("rejections");
+    }
+
+    @Override
+    public void policyUpdated(PolicyUpdated event) {
+        policyUpdates.send(Outbound.message(event));
+        intake.produced("policy-updates");
     }
 }

@@ -3,7 +3,7 @@ package io.gantry.scheduler.service;
 import io.gantry.events.JobRejected;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.scheduler.config.SchedulerConfig;
-import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.model.NodeSpec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,10 +12,13 @@ import io.quarkus.runtime.ShutdownEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.function.Function;
@@ -38,6 +41,8 @@ public class SchedulerLoop {
     }
 
     private final SchedulerState state;
+    /** The policy that decides, with its version; only touched on the loop thread after construction. */
+    private OnlineLearner.LivePolicy inUse;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "scheduler-loop"));
     private final AtomicBoolean roundQueued = new AtomicBoolean();
     private final Timer roundTimer;
@@ -45,9 +50,9 @@ public class SchedulerLoop {
     private final Counter rejections;
     private volatile Sink sink;
 
-    public SchedulerLoop(SchedulerConfig config, MeterRegistry registry) {
-        this.state = new SchedulerState(PolicyRegistry.create(config.policy()), config.policyVersion(),
-                config.defaultPriority());
+    public SchedulerLoop(SchedulerConfig config, MeterRegistry registry, OnlineLearner learner) {
+        this.inUse = learner.initialPolicy();
+        this.state = new SchedulerState(inUse.policy(), inUse.version(), config.defaultPriority());
         this.roundTimer = Timer.builder("gantry.scheduler.round").description("Time to run one scheduling round")
                 .publishPercentileHistogram().register(registry);
         this.decisions = Counter.builder("gantry.scheduler.decisions").description("Jobs placed by the policy")
@@ -56,7 +61,49 @@ public class SchedulerLoop {
                 .description("Jobs rejected because they can never fit the cluster").register(registry);
         Gauge.builder("gantry.scheduler.running.jobs", this, l -> l.state.runningCount())
                 .description("Jobs holding resources").register(registry);
-        LOG.infof("scheduling with policy %s (%s)", config.policy(), config.policyVersion());
+        LOG.infof("scheduling with policy %s (%s)", config.policy(), inUse.version());
+        learner.attach(new OnlineLearner.Scheduler() {
+            @Override
+            public List<NodeSpec> nodes() {
+                return nodeSpecs();
+            }
+
+            @Override
+            public void use(OnlineLearner.LivePolicy policy) {
+                swap(policy);
+            }
+        });
+    }
+
+    private List<NodeSpec> nodeSpecs() {
+        try {
+            return query(s -> s.nodes().stream().map(n -> new NodeSpec(n.name(), n.capacity())).toList())
+                    .get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warn("could not read the nodes for the learner", e);
+            return List.of();
+        }
+    }
+
+    /** A promoted version takes over between two rounds; the one it replaces is closed once nothing uses it. */
+    private void swap(OnlineLearner.LivePolicy next) {
+        apply(s -> {
+            s.usePolicy(next.policy(), next.version());
+            OnlineLearner.LivePolicy old = inUse;
+            inUse = next;
+            if (old.resources() != null) {
+                try {
+                    old.resources().close();
+                } catch (Exception e) {
+                    LOG.warn("closing the replaced policy failed", e);
+                }
+            }
+            LOG.infof("scheduling with policy %s (%s)", s.policyName(), next.version());
+            return true;
+        });
     }
 
     public void connect(Sink sink) {

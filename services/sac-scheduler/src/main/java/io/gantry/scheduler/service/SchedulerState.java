@@ -43,8 +43,8 @@ public final class SchedulerState {
     private record Running(JobTuned job, List<String> nodes, Resources perTask) {
     }
 
-    private final SchedulingPolicy policy;
-    private final String policyVersion;
+    private SchedulingPolicy policy;
+    private String policyVersion;
     private final double defaultPriority;
     private final ClusterState cluster = new ClusterState(List.of());
     private final Set<String> unschedulableNodes = new HashSet<>();
@@ -54,8 +54,8 @@ public final class SchedulerState {
     private final Set<String> known = new HashSet<>();
     private final Map<String, Double> priorities = new HashMap<>();
     /** Set when the policy's queue order is fixed per job: pending jobs then stay sorted between rounds. */
-    private final OrderedQueueScheduling ordered;
-    private final SortedPendingQueue sorted;
+    private OrderedQueueScheduling ordered;
+    private SortedPendingQueue sorted;
     /** Each pending job as the policy sees it (as added to {@link #sorted}). */
     private final Map<String, JobRequest> requests = new HashMap<>();
     /** Jobs queued since the last round: if nothing was freed since, only these can be placed now. */
@@ -65,11 +65,23 @@ public final class SchedulerState {
     private final Set<String> uncheckedForFit = new java.util.LinkedHashSet<>();
 
     public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
-        this.policy = policy;
-        this.policyVersion = policyVersion;
         this.defaultPriority = defaultPriority;
+        usePolicy(policy, policyVersion);
+    }
+
+    /**
+     * From the next round on, {@code policy} decides and decisions name {@code version} (a promotion of the
+     * online learner). The queue is kept; it is re-sorted if the new policy keeps one fixed order.
+     */
+    public void usePolicy(SchedulingPolicy policy, String version) {
+        this.policy = policy;
+        this.policyVersion = version;
         this.ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null ? o : null;
         this.sorted = ordered == null ? null : new SortedPendingQueue(ordered.fixedQueueOrder());
+        if (sorted != null) {
+            requests.values().forEach(sorted::add);
+        }
+        capacityMayHaveGrown = true; // a new policy may place what the old one held back
     }
 
     // Each update below answers whether it can change what a round decides, so that the many node-metric

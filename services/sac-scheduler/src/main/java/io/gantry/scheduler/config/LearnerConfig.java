@@ -1,0 +1,66 @@
+package io.gantry.scheduler.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** Online learning of the {@code sac} policy ({@code gantry.scheduler.learner.*}); inactive under any other policy. */
+@ConfigMapping(prefix = "gantry.scheduler.learner")
+public interface LearnerConfig {
+
+    /** Learn from the scheduler's own decisions and promote better versions; off keeps the loaded version for good. */
+    @WithDefault("true")
+    boolean enabled();
+
+    /** How often the learner thread takes in new transitions and trains on them. */
+    @WithDefault("1s")
+    Duration updateInterval();
+
+    /** Transitions in the replay buffer before the first gradient step. */
+    @WithDefault("256")
+    int minTransitions();
+
+    /** Transitions per gradient step. */
+    @WithDefault("64")
+    int batchSize();
+
+    /** Gradient steps per new transition (offline training takes 0.5); with nothing new, nothing is trained. */
+    @WithDefault("0.5")
+    double updatesPerTransition();
+
+    /** At most this many gradient steps per interval, so a burst of decisions cannot hog a core. */
+    @WithDefault("50")
+    int maxUpdatesPerInterval();
+
+    /** Gradient steps between two replay checks of the trained candidate. */
+    @WithDefault("500")
+    int updatesPerCheck();
+
+    /** Promotion check window: the replay check replays the last this-many completed jobs. */
+    @WithDefault("400")
+    int checkWindowJobs();
+
+    /** No check before this many completed jobs are known: a check on a handful of jobs says nothing. */
+    @WithDefault("100")
+    int checkMinJobs();
+
+    /** Offered load the check window is rescaled to (ρ), so that the order of jobs matters in the replay. */
+    @WithDefault("1.0")
+    double checkLoad();
+
+    /** Trace seconds per wall-clock second (the simulated cluster's speed-up; 1 on a real cluster). */
+    @WithDefault("${GANTRY_SIMULATED_CLUSTER_SPEEDUP:1}")
+    double timeScale();
+
+    /** Seed of the replay buffer's sampling. */
+    @WithDefault("1")
+    long seed();
+
+    /** Where promoted versions are saved and reloaded from after a restart. */
+    @WithDefault("${GANTRY_DATA_DIR:./.gantry/data}/sac-scheduler")
+    String dataDir();
+
+    /** Promoted versions kept on disk (older ones are deleted). */
+    @WithDefault("5")
+    int keepVersions();
+}

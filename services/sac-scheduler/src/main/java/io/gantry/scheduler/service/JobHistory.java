@@ -1,0 +1,60 @@
+package io.gantry.scheduler.service;
+
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobTuned;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.Resources;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The jobs the online learner's replay check replays: the last {@code window} jobs that completed here, with
+ * what they requested and how long they really ran ({@link JobCompleted#runtimeS()}). Submit times are put on
+ * the trace clock ({@code timeScale}); the check rescales arrivals to its own load anyway. Thread-safe: fed from
+ * the consumers, read by the learner thread.
+ */
+final class JobHistory {
+
+    private final int window;
+    private final double timeScale;
+    private final Map<String, JobTuned> inSystem = new HashMap<>();
+    private final ArrayDeque<JobRequest> completed = new ArrayDeque<>();
+
+    JobHistory(int window, double timeScale) {
+        this.window = window;
+        this.timeScale = timeScale;
+    }
+
+    synchronized void tuned(JobTuned job) {
+        inSystem.put(job.jobId(), job);
+    }
+
+    /** Completed jobs join the window; failed and rejected ones leave without a duration to replay. */
+    synchronized void lifecycle(LifecycleEvent e) {
+        if (!e.terminal()) {
+            return;
+        }
+        JobTuned job = inSystem.remove(e.jobId());
+        if (job != null && e instanceof JobCompleted c) {
+            Resources perTask = new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(),
+                    job.perTask().memoryMib());
+            completed.addLast(new JobRequest(job.jobId(), job.user(), job.tasks(), perTask,
+                    seconds(job.submittedAt()) * timeScale, 0, Double.NaN, c.runtimeS()));
+            if (completed.size() > window) {
+                completed.removeFirst();
+            }
+        }
+    }
+
+    synchronized List<JobRequest> recentCompleted() {
+        return List.copyOf(completed);
+    }
+
+    static double seconds(Instant t) {
+        return t.getEpochSecond() + t.getNano() / 1e9;
+    }
+}

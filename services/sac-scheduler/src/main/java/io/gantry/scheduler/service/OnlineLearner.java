@@ -1,0 +1,428 @@
+package io.gantry.scheduler.service;
+
+import io.gantry.events.Events;
+import io.gantry.events.GantryEvent;
+import io.gantry.events.JobTuned;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.PolicyUpdated;
+import io.gantry.scheduler.config.LearnerConfig;
+import io.gantry.scheduler.config.SchedulerConfig;
+import io.gantry.scheduler.persistence.PolicyVersions;
+import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.sac.OnlineTransitions;
+import io.gantry.scheduling.sac.ReplayBuffer;
+import io.gantry.scheduling.sac.ReplayCheck;
+import io.gantry.scheduling.sac.SacAgent;
+import io.gantry.scheduling.sac.SacCheckpoint;
+import io.gantry.scheduling.sac.SacPolicy;
+import io.gantry.scheduling.sac.Transition;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Online learning of the {@code sac} policy. The policy that decides reports each decision
+ * ({@link OnlineTransitions}); the consumers report each job's arrival and end. One background thread ("sac-learner",
+ * DJL on one thread) turns them into transitions with the offline reward, trains its own copy of the agent, and
+ * every {@code updates-per-check} gradient steps replays the last completed jobs through that candidate and
+ * through the version in charge ({@link ReplayCheck}). A candidate that does not lose is saved as the next
+ * version ({@link PolicyVersions}), handed to the scheduler, which swaps it in between two rounds, and announced
+ * with {@code PolicyUpdated}; one that loses is counted and trained on. Nothing of this runs on the scheduler's
+ * thread but the report of a decision, which only appends to a queue. Under another policy this does nothing
+ * but hand out that policy.
+ *
+ * <p>The check replays recent history, not a trace file: it measures the candidate on the jobs this cluster
+ * actually runs, both versions see exactly the same jobs and nodes, and it needs nothing a real deployment
+ * lacks. At start the latest promoted version is loaded (else the configured checkpoint, version 0); the replay
+ * buffer and the optimiser's state are not kept across restarts.
+ */
+@ApplicationScoped
+public class OnlineLearner {
+
+    private static final Logger LOG = Logger.getLogger(OnlineLearner.class);
+    /** Observations waiting for the learner thread; beyond this they are dropped (and the drop is logged). */
+    private static final int INBOX_CAPACITY = 200_000;
+
+    /** What decides and the version its decisions name; {@code resources} are closed once it is replaced. */
+    public record LivePolicy(SchedulingPolicy policy, String version, AutoCloseable resources) {
+    }
+
+    /** The scheduler as the learner needs it: the nodes to replay on, and where a promoted version goes. */
+    public interface Scheduler {
+        List<NodeSpec> nodes();
+
+        void use(LivePolicy policy);
+    }
+
+    /** Where {@code PolicyUpdated} goes. */
+    public interface Publisher {
+        void policyUpdated(PolicyUpdated event);
+    }
+
+    private final LearnerConfig config;
+    private LivePolicy initial;
+    private volatile Scheduler scheduler;
+    private volatile Publisher publisher;
+
+    // Set only while learning; used only by the learner thread after start-up.
+    private OnlineTransitions transitions;
+    private JobHistory history;
+    private PolicyVersions versions;
+    private SacAgent trainee;
+    private SacAgent current;
+    private String startedFrom;
+    private int currentNumber;
+    private ReplayBuffer buffer;
+    private SplittableRandom rng;
+    private double updateDebt;
+    private int updatesSinceCheck;
+    private long droppedReported;
+    private ScheduledExecutorService thread;
+
+    private Counter updates;
+    private Counter transitionsTaken;
+    private Counter promotions;
+    private Counter rejections;
+    private volatile double criticLoss = Double.NaN;
+    private volatile double actorLoss = Double.NaN;
+    private volatile double alpha = Double.NaN;
+    private volatile double reward = Double.NaN;
+    private volatile int policyVersion;
+
+    public OnlineLearner(SchedulerConfig schedulerConfig, LearnerConfig config, MeterRegistry registry) {
+        this.config = config;
+        if (!SacPolicy.NAME.equals(schedulerConfig.policy())) {
+            initial = new LivePolicy(PolicyRegistry.create(schedulerConfig.policy()), schedulerConfig.policyVersion(),
+                    null);
+            return;
+        }
+        validate(config);
+        useOneDjlThread();
+        registerMeters(registry);
+        versions = new PolicyVersions(Path.of(config.dataDir()));
+        for (Start start : startingPoints()) {
+            try {
+                loadAgents(start);
+                return;
+            } catch (IOException | RuntimeException | LinkageError e) {
+                LOG.errorf("sac: %s (%s) does not load: %s", start.location(), PolicyVersions.name(start.number()),
+                        e.getMessage());
+            }
+        }
+        // Nothing loads: SacPolicy says why and schedules with kube-default; there is nothing to learn with.
+        initial = new LivePolicy(SacPolicy.fromCheckpoint(SacPolicy.configuredCheckpoint()), PolicyVersions.name(0),
+                null);
+        LOG.error("sac: no checkpoint loads; online learning is off");
+    }
+
+    private record Start(String location, int number) {
+    }
+
+    /** The latest promoted version, then the configured checkpoint as version 0. */
+    private List<Start> startingPoints() {
+        List<Start> out = new ArrayList<>();
+        try {
+            Optional<PolicyVersions.Version> promoted = versions.latestPromoted();
+            promoted.ifPresent(v -> out.add(new Start(v.dir().toString(), v.number())));
+        } catch (IOException e) {
+            LOG.errorf("sac: cannot read the promoted version under %s: %s", versions.root(), e.getMessage());
+        }
+        out.add(new Start(SacPolicy.configuredCheckpoint(), 0));
+        return out;
+    }
+
+    private void loadAgents(Start start) throws IOException {
+        SacAgent deciding = SacCheckpoint.load(start.location());
+        String version = PolicyVersions.name(start.number());
+        policyVersion = start.number();
+        if (!config.enabled()) {
+            initial = new LivePolicy(SacPolicy.greedy(deciding), version, deciding);
+            LOG.infof("sac: deciding with %s from %s; online learning is off", version, start.location());
+            return;
+        }
+        try {
+            trainee = SacCheckpoint.load(start.location());
+            current = SacCheckpoint.load(start.location());
+        } catch (IOException | RuntimeException | LinkageError e) {
+            deciding.close();
+            if (trainee != null) {
+                trainee.close();
+                trainee = null;
+            }
+            throw e;
+        }
+        startedFrom = start.location();
+        currentNumber = start.number();
+        transitions = new OnlineTransitions(deciding.settings(), config.timeScale(), INBOX_CAPACITY);
+        history = new JobHistory(config.checkWindowJobs(), config.timeScale());
+        buffer = new ReplayBuffer(deciding.settings().replayCapacity());
+        rng = new SplittableRandom(config.seed());
+        initial = new LivePolicy(transitions.policy(deciding), version, deciding);
+        LOG.infof("sac: deciding with %s from %s; learning online into %s", version, start.location(),
+                versions.root());
+    }
+
+    private static void validate(LearnerConfig c) {
+        String p = "gantry.scheduler.learner.";
+        require(c.updateInterval().toMillis() > 0, p + "update-interval must be positive, got " + c.updateInterval());
+        require(c.minTransitions() >= 1, p + "min-transitions must be at least 1, got " + c.minTransitions());
+        require(c.batchSize() >= 1, p + "batch-size must be at least 1, got " + c.batchSize());
+        require(c.updatesPerTransition() >= 0 && Double.isFinite(c.updatesPerTransition()),
+                p + "updates-per-transition must be a number >= 0, got " + c.updatesPerTransition());
+        require(c.maxUpdatesPerInterval() >= 1,
+                p + "max-updates-per-interval must be at least 1, got " + c.maxUpdatesPerInterval());
+        require(c.updatesPerCheck() >= 1, p + "updates-per-check must be at least 1, got " + c.updatesPerCheck());
+        require(c.checkMinJobs() >= 1, p + "check-min-jobs must be at least 1, got " + c.checkMinJobs());
+        require(c.checkWindowJobs() >= c.checkMinJobs(), p + "check-window-jobs must be at least check-min-jobs ("
+                + c.checkMinJobs() + "), got " + c.checkWindowJobs());
+        require(c.checkLoad() > 0 && Double.isFinite(c.checkLoad()),
+                p + "check-load must be a positive number, got " + c.checkLoad());
+        require(c.timeScale() > 0 && Double.isFinite(c.timeScale()),
+                p + "time-scale must be a positive number, got " + c.timeScale());
+        require(c.keepVersions() >= 1, p + "keep-versions must be at least 1, got " + c.keepVersions());
+        require(!c.dataDir().isBlank(), p + "data-dir must not be blank");
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** PyTorch's own thread pools fight the services for two cores; one thread each is also what training uses. */
+    private static void useOneDjlThread() {
+        for (String p : List.of("ai.djl.pytorch.num_threads", "ai.djl.pytorch.num_interop_threads")) {
+            if (System.getProperty(p) == null) {
+                System.setProperty(p, "1");
+            }
+        }
+        if (System.getProperty("ai.djl.offline") == null) {
+            System.setProperty("ai.djl.offline", "true");
+        }
+    }
+
+    private void registerMeters(MeterRegistry r) {
+        updates = Counter.builder("gantry.sac.learner.updates").description("Gradient steps taken online").register(r);
+        transitionsTaken = Counter.builder("gantry.sac.learner.transitions")
+                .description("Transitions made from live decisions and lifecycle events").register(r);
+        promotions = Counter.builder("gantry.sac.promotions").description("Versions promoted by the replay check")
+                .register(r);
+        rejections = Counter.builder("gantry.sac.promotion.rejections")
+                .description("Candidates that lost the replay check").register(r);
+        Gauge.builder("gantry.sac.learner.critic.loss", this, l -> l.criticLoss)
+                .description("Critic loss of the last gradient step").register(r);
+        Gauge.builder("gantry.sac.learner.actor.loss", this, l -> l.actorLoss)
+                .description("Actor loss of the last gradient step").register(r);
+        Gauge.builder("gantry.sac.learner.alpha", this, l -> l.alpha)
+                .description("Entropy temperature of the trained candidate").register(r);
+        Gauge.builder("gantry.sac.learner.reward", this, l -> l.reward)
+                .description("Mean reward of the transitions taken in during the last interval that had any")
+                .register(r);
+        Gauge.builder("gantry.sac.policy.version", this, l -> l.policyVersion)
+                .description("Number N of the version sac-N that decides").register(r);
+    }
+
+    /** The policy that decides until a promotion. */
+    public LivePolicy initialPolicy() {
+        return initial;
+    }
+
+    public void attach(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    public void connect(Publisher publisher) {
+        this.publisher = publisher;
+    }
+
+    private boolean learning() {
+        return transitions != null;
+    }
+
+    /** A job entered the queue (called once per job). */
+    public void jobTuned(JobTuned job) {
+        if (learning()) {
+            transitions.jobArrived(job.jobId(), JobHistory.seconds(job.submittedAt()));
+            history.tuned(job);
+        }
+    }
+
+    public void lifecycle(LifecycleEvent e) {
+        if (learning() && e.terminal()) {
+            transitions.jobEnded(e.jobId(), JobHistory.seconds(e.occurredAt()));
+            history.lifecycle(e);
+        }
+    }
+
+    void start(@Observes StartupEvent ev) {
+        if (!learning()) {
+            return;
+        }
+        thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sac-learner");
+            t.setDaemon(true);
+            t.setPriority(Thread.MIN_PRIORITY);
+            return t;
+        });
+        long ms = config.updateInterval().toMillis();
+        thread.scheduleWithFixedDelay(this::tickSafely, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    private void tickSafely() {
+        try {
+            tick();
+        } catch (RuntimeException | LinkageError e) {
+            // A failed interval must not end the schedule: the next one starts over from the buffer.
+            LOG.error("sac learner: interval failed", e);
+        }
+    }
+
+    /** One interval: take in new transitions, train on them, and check the candidate when due. */
+    void tick() {
+        List<Transition> fresh = transitions.drain();
+        if (transitions.dropped() > droppedReported) {
+            LOG.warnf("sac learner: %d observations dropped so far (inbox full)", transitions.dropped());
+            droppedReported = transitions.dropped();
+        }
+        if (!fresh.isEmpty()) {
+            double sum = 0;
+            for (Transition t : fresh) {
+                buffer.add(t);
+                sum += t.reward();
+            }
+            transitionsTaken.increment(fresh.size());
+            reward = sum / fresh.size();
+        }
+        if (buffer.size() < Math.max(config.minTransitions(), config.batchSize())) {
+            return;
+        }
+        updateDebt = Math.min(updateDebt + config.updatesPerTransition() * fresh.size(),
+                10.0 * config.maxUpdatesPerInterval());
+        int steps = (int) Math.min(Math.floor(updateDebt), config.maxUpdatesPerInterval());
+        for (int i = 0; i < steps; i++) {
+            SacAgent.UpdateStats s = trainee.update(buffer.sample(config.batchSize(), rng));
+            updateDebt--;
+            updatesSinceCheck++;
+            updates.increment();
+            criticLoss = s.criticLoss();
+            actorLoss = s.actorLoss();
+            alpha = s.alpha();
+        }
+        if (updatesSinceCheck >= config.updatesPerCheck()) {
+            check();
+        }
+    }
+
+    private void check() {
+        List<JobRequest> jobs = history.recentCompleted();
+        Scheduler s = scheduler;
+        List<NodeSpec> nodes = s == null ? List.of() : s.nodes();
+        if (jobs.size() < config.checkMinJobs() || nodes.isEmpty()) {
+            LOG.debugf("sac learner: check postponed (%d completed jobs known, %d needed; %d nodes)", jobs.size(),
+                    config.checkMinJobs(), nodes.size());
+            return;
+        }
+        updatesSinceCheck = 0;
+        String currentName = PolicyVersions.name(currentNumber);
+        ReplayCheck.Result r;
+        try {
+            r = ReplayCheck.compare(trainee, current, jobs, nodes, config.checkLoad());
+        } catch (IllegalArgumentException e) {
+            LOG.infof("sac learner: check postponed: %s", e.getMessage());
+            return;
+        } catch (IllegalStateException e) {
+            rejections.increment();
+            LOG.warnf("sac learner: candidate rejected: %s", e.getMessage());
+            return;
+        }
+        String figures = String.format("replay check on the last %d completed jobs at load %.2f: avg JCT %.1f s vs"
+                + " %.1f s for %s", r.jobs(), r.load(), r.candidateAvgJctS(), r.currentAvgJctS(), currentName);
+        if (!r.candidateNotWorse()) {
+            rejections.increment();
+            LOG.infof("sac learner: candidate rejected, %s", figures);
+            return;
+        }
+        try {
+            promote(r, currentName, figures + " (not worse)");
+        } catch (IOException | RuntimeException e) {
+            rejections.increment();
+            LOG.errorf(e, "sac learner: the candidate passed the check but could not be promoted");
+        }
+    }
+
+    private void promote(ReplayCheck.Result r, String previous, String reason) throws IOException {
+        int number = Math.max(versions.highestNumber(), currentNumber) + 1;
+        String name = PolicyVersions.name(number);
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("version", name);
+        info.put("previous_version", previous);
+        info.put("started_from", startedFrom);
+        info.put("online_updates", updates.count());
+        info.put("online_transitions", transitionsTaken.count());
+        info.put("check", reason);
+        info.put("promoted_at", Instant.now().toString());
+        PolicyVersions.Version saved = versions.promote(number, trainee, info, config.keepVersions());
+        // Load what was written, so the version that decides is exactly the one on disk.
+        SacAgent deciding = SacCheckpoint.load(saved.dir().toString());
+        SacAgent copy;
+        try {
+            copy = SacCheckpoint.load(saved.dir().toString());
+        } catch (IOException | RuntimeException e) {
+            deciding.close();
+            throw e;
+        }
+        Scheduler s = scheduler;
+        if (s != null) {
+            s.use(new LivePolicy(transitions.policy(deciding), name, deciding));
+        } else {
+            deciding.close();
+        }
+        current.close();
+        current = copy;
+        currentNumber = number;
+        policyVersion = number;
+        promotions.increment();
+        LOG.infof("sac learner: promoted %s, %s", name, reason);
+        Publisher p = publisher;
+        if (p != null) {
+            p.policyUpdated(new PolicyUpdated(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(),
+                    SacPolicy.NAME, name, previous, Map.of("avg_jct_s", r.candidateAvgJctS(), "baseline_avg_jct_s",
+                    r.currentAvgJctS(), "jobs", (double) r.jobs(), "load", r.load()), reason));
+        }
+    }
+
+    void stop(@Observes ShutdownEvent ev) {
+        if (thread == null) {
+            return;
+        }
+        thread.shutdownNow();
+        try {
+            if (thread.awaitTermination(10, TimeUnit.SECONDS)) {
+                trainee.close();
+                current.close();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
