@@ -1,7 +1,10 @@
 package io.gantry.priority.rest;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import io.gantry.priority.messaging.PriorityPublisher;
 import io.gantry.priority.persistence.JobRun;
 import io.gantry.priority.persistence.UsageInterval;
@@ -17,6 +20,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
@@ -143,15 +147,57 @@ public class PriorityResource {
         return book.fairness(Instant.now());
     }
 
-    /** A body that is not JSON or has a value of the wrong type: 400 naming the field Jackson stopped at. */
+    /**
+     * Quarkus's JSON reader turns what Jackson cannot read into a bare 400 {@link WebApplicationException}, with
+     * Jackson's exception as the cause: answer it like any other bad input, naming the field.
+     */
+    @ServerExceptionMapper
+    public Response unreadableBody(WebApplicationException e) {
+        return e.getCause() instanceof JsonProcessingException j ? badJson(j) : e.getResponse();
+    }
+
+    /**
+     * A body that is not JSON or has a value of the wrong type: 400 naming the field Jackson stopped at. For broken
+     * syntax that is where the parser stood (the field whose value was being read, or {@code body} before the first
+     * field), with the line and column in the reason.
+     */
     @ServerExceptionMapper
     public Response badJson(JsonProcessingException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JsonParseException p) {
+                String path = p.getProcessor() == null ? "" : pathOf(p.getProcessor().getParsingContext());
+                JsonLocation at = p.getLocation();
+                String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+                return ProblemResponse.badRequest(List.of(new FieldError(path.isEmpty() ? "body" : path,
+                        "is not valid JSON" + where + ": " + firstLine(p.getOriginalMessage()))));
+            }
+        }
         String field = e instanceof JsonMappingException m && !m.getPath().isEmpty()
                 ? m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
                         .collect(Collectors.joining("."))
                 : "body";
         String reason = e instanceof JsonMappingException ? "has the wrong type or format" : "is not valid JSON";
-        return ProblemResponse.badRequest(List.of(new FieldError(field, reason)));
+        return ProblemResponse.badRequest(List.of(new FieldError(field, reason + ": " + firstLine(e.getOriginalMessage()))));
+    }
+
+    /** The dotted path of the field the parser was in, e.g. {@code weight}; empty at the top level. */
+    private static String pathOf(JsonStreamContext ctx) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
+            String part = c.inArray() ? "[" + c.getCurrentIndex() + "]" : c.getCurrentName();
+            if (part != null) {
+                sb.insert(0, sb.isEmpty() || sb.charAt(0) == '[' ? part : part + ".");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unreadable";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
     }
 
     private static void validate(UserRequest body, List<FieldError> errors) {

@@ -41,14 +41,16 @@ public class PriorityBook {
     private final PriorityConfig config;
     private final AccountingStore store;
     private final DynamicPriority model;
+    private final PriorityMeters meters;
     private FairShareLedger ledger;
     private final Map<String, UserAccount> users = new TreeMap<>();
     private final Map<String, Double> lastPublished = new HashMap<>();
     private final Map<String, WaitingJob> waiting = new HashMap<>();
 
-    public PriorityBook(PriorityConfig config, AccountingStore store) {
+    public PriorityBook(PriorityConfig config, AccountingStore store, PriorityMeters meters) {
         this.config = config;
         this.store = store;
+        this.meters = meters;
         this.model = new DynamicPriority(config.fairShareWeight());
     }
 
@@ -87,6 +89,7 @@ public class PriorityBook {
         }
         // Only this event's job can have started or stopped waiting: look it up, never the whole queue.
         store.waitingJob(change.jobId()).ifPresentOrElse(w -> waiting.put(w.jobId, w), () -> waiting.remove(change.jobId()));
+        meters.eventApplied();
     }
 
     public double halfLifeS() {
@@ -116,7 +119,10 @@ public class PriorityBook {
     public synchronized List<UserPriority> publications(Instant at) {
         List<UserPriority> out = new ArrayList<>();
         List<PriorityRecord> history = new ArrayList<>();
-        for (DynamicPriority.Assessment a : assess(at).values()) {
+        long recomputeStart = System.nanoTime();
+        Map<String, DynamicPriority.Assessment> now = assess(at);
+        meters.recomputed(now.values(), System.nanoTime() - recomputeStart);
+        for (DynamicPriority.Assessment a : now.values()) {
             Double last = lastPublished.get(a.tenant());
             if (last != null && Math.abs(last - a.priority()) < config.publishThreshold()) {
                 continue;
