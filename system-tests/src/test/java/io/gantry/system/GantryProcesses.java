@@ -77,6 +77,33 @@ public final class GantryProcesses implements AutoCloseable {
         }
     }
 
+    /** Starts one service alone (with the broker already up), as {@link #startServices} would start it. */
+    public void startService(String s, Map<String, String> env) throws Exception {
+        ports.put(s, freePort());
+        Map<String, String> e = new LinkedHashMap<>(env);
+        e.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
+        e.put("GANTRY_DATA_DIR", work.resolve("data").toString());
+        serviceEnv.put(s, e);
+        startService(s);
+        awaitReady(s);
+    }
+
+    /** Stops a service as an operator would (SIGTERM, shutdown hooks run), then starts it again with the same settings. */
+    public void stopAndRestart(String s) throws Exception {
+        Process p = serviceProcesses.get(s);
+        p.destroy();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError(s + " did not stop within 30 s of SIGTERM");
+        }
+        startService(s);
+        awaitReady(s);
+    }
+
+    /** The operating-system process id of a running service, to tell a real restart from a reused process. */
+    public long pid(String s) {
+        return serviceProcesses.get(s).pid();
+    }
+
     private void startService(String s) throws IOException {
         Path jar = root.resolve("services/" + s + "/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
