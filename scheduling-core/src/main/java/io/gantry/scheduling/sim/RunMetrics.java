@@ -13,8 +13,8 @@ import java.util.Map;
  *   <li>Slowdown = JCT ÷ run time, with the run time floored at 1 s so sub-second jobs do not dominate.</li>
  *   <li>Percentiles by nearest rank.</li>
  *   <li>Jain's index over tenants of their normalised service ({@link TenantServiceMeter}): GPU-seconds
- *       allocated ÷ GPU-seconds entitled, over the time the tenant had work waiting, capped at 1; 1 when every
- *       backlogged tenant got the same fraction of its entitlement.</li>
+ *       allocated ÷ GPU-seconds of max-min fair share (capped by demand), over the time the tenant had jobs in
+ *       the system, capped at 1; 1 when every tenant got the same fraction of its fair share.</li>
  *   <li>Finish-time fairness (Themis, NSDI'20): ρ = JCT ÷ the JCT on a private 1/T slice of the cluster
  *       (T tenants), which is the run time stretched by GPUs ÷ (cluster GPUs ÷ T) when the job needs more
  *       than the slice. Reported: the largest tenant mean of ρ.</li>

@@ -186,7 +186,7 @@ public final class Simulator {
                 released = true;
                 if (c.oomKill()) {
                     oomKills++;
-                    resubmitAfterOom(r, now, fair, sorted, pending, pendingByTenant, pendingAttained);
+                    resubmitAfterOom(r, now, fair, service, sorted, pending, pendingByTenant, pendingAttained);
                     continue;
                 }
                 outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
@@ -207,7 +207,7 @@ public final class Simulator {
                 }
                 Run r = new Run(j);
                 pending.put(j.id(), r);
-                service.arrived(j.user());
+                service.arrived(j.user(), j.gpus());
                 arrivedRuns.add(r);
             }
             if (fair != null) {
@@ -347,8 +347,8 @@ public final class Simulator {
     }
 
     /** An OOM-killed run loses its progress; the job waits again as {@link OomModel#retryAs}, from the start. */
-    private void resubmitAfterOom(Run r, double now, FairShareTracker fair, SortedPendingQueue sorted,
-                                  Map<String, Run> pending, Map<String, Set<Run>> pendingByTenant,
+    private void resubmitAfterOom(Run r, double now, FairShareTracker fair, TenantServiceMeter service,
+                                  SortedPendingQueue sorted, Map<String, Run> pending, Map<String, Set<Run>> pendingByTenant,
                                   Map<String, Double> pendingAttained) {
         JobRequest retry = oom.retryAs(r.job);
         double priority = fair != null ? r.tracePriority + fair.priority(retry.user()) : retry.priority();
@@ -360,6 +360,7 @@ public final class Simulator {
         r.stint++;
         r.current = null;
         pending.put(r.job.id(), r);
+        service.arrived(r.job.user(), r.job.gpus());
         if (sorted != null) {
             sorted.add(r.job);
         }

@@ -73,15 +73,54 @@ class FairShareModelTest {
         assertEquals(1, JainIndex.of(java.util.List.of(0.5, 0.5, 0.5)), 1e-12);
         assertEquals(0.5, JainIndex.of(java.util.List.of(1.0, 0.0)), 1e-12);
         TenantServiceMeter m = new TenantServiceMeter(10);
-        m.arrived("a");
-        m.arrived("a");
-        m.started("a", 10); // a holds the cluster and still has a job waiting
-        m.arrived("b");     // b waits with nothing: entitled to half the cluster
+        m.arrived("a", 1);
+        m.started("a", 1);  // a wants 1 GPU and has it
+        m.arrived("b", 8);
+        m.arrived("b", 8);
+        m.started("b", 8);  // b wants 16, holds 8, and one gang waits
         m.advance(100);
         var t = m.totals();
-        assertEquals(1.0, t.get("a").normalisedService(), 1e-12, "capped at 1");
-        assertEquals(0.0, t.get("b").normalisedService(), 1e-12);
-        assertEquals(500, t.get("b").entitledGpuS(), 1e-9);
-        assertEquals(0.5, TenantServiceMeter.jainIndex(t), 1e-12);
+        // Max-min fair shares of 10 GPUs: a is owed only what it asked for (1), b the remaining 9.
+        assertEquals(100, t.get("a").entitledGpuS(), 1e-9);
+        assertEquals(900, t.get("b").entitledGpuS(), 1e-9);
+        assertEquals(1.0, t.get("a").normalisedService(), 1e-12);
+        assertEquals(800.0 / 900, t.get("b").normalisedService(), 1e-12);
+        double x = 800.0 / 900;
+        assertEquals((1 + x) * (1 + x) / (2 * (1 + x * x)), TenantServiceMeter.jainIndex(t), 1e-12);
+    }
+
+    @Test
+    void aGangIsCreditedForTheServiceItGetsOnceItRuns() {
+        // Service is measured over the whole time a tenant has work in the system: a tenant whose only job is a gang
+        // that waits 10 s and then runs 90 s got 90 % of its share, not nothing.
+        TenantServiceMeter m = new TenantServiceMeter(16);
+        m.arrived("busy", 8);
+        m.started("busy", 8);
+        m.arrived("gang", 16);  // the gang needs the whole cluster: owed 8 while busy holds 8, 16 once busy is done
+        m.advance(10);
+        m.finished("busy", 8);
+        m.started("gang", 16);
+        m.advance(90);
+        m.finished("gang", 16);
+        m.advance(50);           // nobody has work: nothing is counted
+        var gang = m.totals().get("gang");
+        assertEquals(100, gang.backloggedS(), 1e-9);
+        assertEquals(8 * 10 + 16 * 90, gang.entitledGpuS(), 1e-9);
+        assertEquals(16.0 * 90 / (8 * 10 + 16 * 90), gang.normalisedService(), 1e-12);
+        assertEquals(1.0, m.totals().get("busy").normalisedService(), 1e-12, "busy had all it asked for");
+    }
+
+    @Test
+    void aPreemptedJobKeepsItsTenantBackloggedAndItsDemand() {
+        TenantServiceMeter m = new TenantServiceMeter(8);
+        m.arrived("p", 8);
+        m.started("p", 8);
+        m.advance(10);
+        m.preempted("p", 8);
+        m.advance(10);
+        var p = m.totals().get("p");
+        assertEquals(20, p.backloggedS(), 1e-9);
+        assertEquals(80, p.allocatedGpuS(), 1e-9);
+        assertEquals(0.5, p.normalisedService(), 1e-12);
     }
 }
