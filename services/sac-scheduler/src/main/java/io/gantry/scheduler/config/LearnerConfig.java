@@ -20,6 +20,20 @@ public interface LearnerConfig {
     @WithDefault("256")
     int minTransitions();
 
+    /**
+     * Transitions kept for training (oldest dropped). A transition holds a candidate set of up to ~100 candidates
+     * (~8 KB), so this bounds the learner's heap: 4,000 is at most ~35 MB.
+     */
+    @WithDefault("4000")
+    int replayCapacity();
+
+    /**
+     * Observations (decisions, arrivals, ends) waiting for the learner thread; beyond this new ones are dropped and
+     * counted, so a stalled learner cannot exhaust the scheduler's heap.
+     */
+    @WithDefault("5000")
+    int inboxCapacity();
+
     /** Transitions per gradient step. */
     @WithDefault("64")
     int batchSize();

@@ -60,9 +60,6 @@ import org.jboss.logging.Logger;
 public class OnlineLearner {
 
     private static final Logger LOG = Logger.getLogger(OnlineLearner.class);
-    /** Observations waiting for the learner thread; beyond this they are dropped (and the drop is logged). */
-    private static final int INBOX_CAPACITY = 200_000;
-
     /** What decides and the version its decisions name; {@code resources} are closed once it is replaced. */
     public record LivePolicy(SchedulingPolicy policy, String version, AutoCloseable resources) {
     }
@@ -173,9 +170,9 @@ public class OnlineLearner {
         }
         startedFrom = start.location();
         currentNumber = start.number();
-        transitions = new OnlineTransitions(deciding.settings(), config.timeScale(), INBOX_CAPACITY);
+        transitions = new OnlineTransitions(deciding.settings(), config.timeScale(), config.inboxCapacity());
         history = new JobHistory(config.checkWindowJobs(), config.timeScale());
-        buffer = new ReplayBuffer(deciding.settings().replayCapacity());
+        buffer = new ReplayBuffer(config.replayCapacity());
         rng = new SplittableRandom(config.seed());
         initial = new LivePolicy(transitions.policy(deciding), version, deciding);
         LOG.infof("sac: deciding with %s from %s; learning online into %s", version, start.location(),
@@ -187,6 +184,9 @@ public class OnlineLearner {
         require(c.updateInterval().toMillis() > 0, p + "update-interval must be positive, got " + c.updateInterval());
         require(c.minTransitions() >= 1, p + "min-transitions must be at least 1, got " + c.minTransitions());
         require(c.batchSize() >= 1, p + "batch-size must be at least 1, got " + c.batchSize());
+        require(c.replayCapacity() >= c.batchSize(), p + "replay-capacity must be at least batch-size ("
+                + c.batchSize() + "), got " + c.replayCapacity());
+        require(c.inboxCapacity() >= 1, p + "inbox-capacity must be at least 1, got " + c.inboxCapacity());
         require(c.updatesPerTransition() >= 0 && Double.isFinite(c.updatesPerTransition()),
                 p + "updates-per-transition must be a number >= 0, got " + c.updatesPerTransition());
         require(c.maxUpdatesPerInterval() >= 1,

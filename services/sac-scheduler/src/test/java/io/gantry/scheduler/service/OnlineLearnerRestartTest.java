@@ -69,6 +69,14 @@ class OnlineLearnerRestartTest {
                 return batchSize;
             }
 
+            public int replayCapacity() {
+                return 4000;
+            }
+
+            public int inboxCapacity() {
+                return 5000;
+            }
+
             public double updatesPerTransition() {
                 return 0.5;
             }
