@@ -116,7 +116,7 @@ public final class BenchCommand implements GantryCli.Command {
                     final int index = runIndex;
                     String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
                     Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor(),
-                            opts.fairShare() ? FairShareTracker.Settings.DEFAULT : null, opts.tuner() ? sizing : null);
+                            opts.fairShare(), opts.tuner() ? sizing : null);
                     SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
                     if (!result.unfinished().isEmpty()) {
                         throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
@@ -208,7 +208,7 @@ public final class BenchCommand implements GantryCli.Command {
         return new LineChart.Series(name, Arrays.copyOf(x, buckets), Arrays.copyOf(y, buckets));
     }
 
-    private void printTable(List<BenchRow> rows, boolean fairShare) {
+    private void printTable(List<BenchRow> rows, FairShareTracker.Settings fairShare) {
         out.printf("%-8s %-6s %-12s %5s %11s %11s %11s %9s %7s %7s %6s %7s %7s%n", "trace", "load", "policy", "seeds",
                 "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain", "ftf_rho", "wall_s");
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
@@ -224,7 +224,9 @@ public final class BenchCommand implements GantryCli.Command {
                     mean(g, r -> r.m().avgSlowdown()), mean(g, r -> r.m().gpuAllocRatio()), mean(g, r -> r.m().nodeCv()),
                     mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, BenchRow::wallS));
         }
-        out.println("fair share " + (fairShare ? "on" : "off") + "; jain = Jain's index over tenants' normalised service"
+        out.println("fair share " + (fairShare == null ? "off" : String.format(Locale.ROOT,
+                "on (half-life %.0f s, weight %.0f, refresh %.0f s)", fairShare.halfLifeS(), fairShare.fairShareWeight(),
+                fairShare.refreshIntervalS())) + "; jain = Jain's index over tenants' normalised service"
                 + " (bench/README.md, Fairness)");
         out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable)");
     }

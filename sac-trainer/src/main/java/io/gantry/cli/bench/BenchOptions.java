@@ -6,6 +6,7 @@ import static io.gantry.cli.FlagValues.positiveInt;
 
 import io.gantry.cli.FlagValues;
 
+import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
@@ -19,13 +20,14 @@ import java.util.List;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
-                    List<String> policies, List<Long> seeds, int jobs, int repeat, boolean fairShare, Path out,
+                    List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, Path out,
                     boolean tuner, double tunerScaling, UsageModel usage) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
-                                [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--out DIR]
+                                [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
+                                [--fair-weight W] [--fair-refresh S] [--out DIR]
                                 [--tuner on|off] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
@@ -40,7 +42,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             (default 1); --jobs then cuts its window from the repeated sequence
               --fair        on: each tenant's dynamic fair-share priority (decayed GPU usage vs equal
                             entitlements, io.gantry.scheduling.fairness) is added to its jobs' priority,
-                            which kube-default orders its queue by (default off)
+                            which kube-default orders its queue by and sac sees as a feature (default off)
+              --fair-half-life  usage half-life in seconds, with --fair on (default 86400)
+              --fair-weight     most priority the fair-share term adds, with --fair on (default 100)
+              --fair-refresh    seconds of virtual time between recomputations, with --fair on (default 300)
               --out         output folder (default bench/results/<timestamp>)
               --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
                             queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized
@@ -63,6 +68,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         int jobs = 0;
         int repeat = 1;
         boolean fairShare = false;
+        FairShareTracker.Settings fairSettings = FairShareTracker.Settings.DEFAULT;
+        boolean fairTuned = false;
         Path out = null;
         boolean tuner = false;
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
@@ -113,6 +120,24 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     case "off" -> false;
                     default -> throw new IllegalArgumentException("--fair takes on or off, got '" + v + "'");
                 };
+                case "--fair-half-life" -> {
+                    fairSettings = new FairShareTracker.Settings(positive(flag, v), fairSettings.fairShareWeight(),
+                            fairSettings.refreshIntervalS());
+                    fairTuned = true;
+                }
+                case "--fair-weight" -> {
+                    double w = number(flag, v);
+                    if (!(w >= 0) || Double.isInfinite(w)) {
+                        throw new IllegalArgumentException("--fair-weight takes a finite number ≥ 0, got '" + v + "'");
+                    }
+                    fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), w, fairSettings.refreshIntervalS());
+                    fairTuned = true;
+                }
+                case "--fair-refresh" -> {
+                    fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), fairSettings.fairShareWeight(),
+                            positive(flag, v));
+                    fairTuned = true;
+                }
                 case "--out" -> out = Path.of(v);
                 case "--tuner" -> tuner = switch (v) {
                     case "on" -> true;
@@ -129,11 +154,23 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
+        if (fairTuned && !fairShare) {
+            throw new IllegalArgumentException("--fair-half-life, --fair-weight and --fair-refresh need --fair on");
+        }
         traceFile = FlagValues.traceFile(trace, traceFile);
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat, fairShare, out, tuner, tunerScaling, usage);
+        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat,
+                fairShare ? fairSettings : null, out, tuner, tunerScaling, usage);
+    }
+
+    private static double positive(String flag, String v) {
+        double d = number(flag, v);
+        if (!(d > 0) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException(flag + " takes a finite number of seconds > 0, got '" + v + "'");
+        }
+        return d;
     }
 
     /** Loads to run: the targets, or one NaN meaning "as recorded". */

@@ -51,6 +51,12 @@ class BenchCommandTest {
         err.reset();
         assertEquals(2, bench(err, "--node-shape", "8,96"));
         assertTrue(err.toString().contains("GPUS,VCPUS,MEM_GIB"), err.toString());
+        err.reset();
+        assertEquals(2, bench(err, "--fair", "on", "--fair-half-life", "0"));
+        assertTrue(err.toString().contains("--fair-half-life takes a finite number of seconds > 0, got '0'"), err.toString());
+        err.reset();
+        assertEquals(2, bench(err, "--fair-weight", "50"));
+        assertTrue(err.toString().contains("need --fair on"), err.toString());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -20,8 +20,15 @@ public final class FairShareTracker {
         public static final Settings DEFAULT = new Settings(24 * 3600.0, 100.0, 300.0);
 
         public Settings {
-            if (!(refreshIntervalS > 0)) {
-                throw new IllegalArgumentException("refresh interval must be positive, got " + refreshIntervalS);
+            if (!(halfLifeS > 0) || Double.isInfinite(halfLifeS)) {
+                throw new IllegalArgumentException("half-life must be a positive number of seconds, got " + halfLifeS);
+            }
+            if (!(fairShareWeight >= 0) || Double.isInfinite(fairShareWeight)) {
+                throw new IllegalArgumentException("fair-share weight must be a finite number ≥ 0, got " + fairShareWeight);
+            }
+            if (!(refreshIntervalS > 0) || Double.isInfinite(refreshIntervalS)) {
+                throw new IllegalArgumentException("refresh interval must be a positive number of seconds, got "
+                        + refreshIntervalS);
             }
         }
     }
