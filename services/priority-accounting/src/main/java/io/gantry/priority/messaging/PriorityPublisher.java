@@ -6,18 +6,15 @@ import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.UserPriority;
 import io.gantry.priority.service.AccountingStore;
-import io.gantry.priority.service.LedgerChange;
 import io.gantry.priority.service.PriorityBook;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.Outbound;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -30,8 +27,9 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
  * compacted {@code gantry.users.priority}: every user at start-up, then each user whose priority moved materially,
  * checked every recompute interval. Not after each event: under a stream of events nearly every event moves some
  * priority a little, and each publication makes the scheduler re-sort that user's queue; once a second is fresh
- * enough for an order that changes with hours of usage. An input is acked once its ledger change is committed:
- * priorities are derived from the database, so one not yet published is not lost.
+ * enough for an order that changes with hours of usage. Events are decoded here, on the consumer's thread, and
+ * written by the {@link LedgerWriter} in batches; an input is acked once its ledger change is committed: priorities
+ * are derived from the database, so one not yet published is not lost.
  */
 @ApplicationScoped
 public class PriorityPublisher {
@@ -41,15 +39,15 @@ public class PriorityPublisher {
     static final String OUT = "priorities";
 
     private final EventIntake intake;
-    private final AccountingStore store;
+    private final LedgerWriter writer;
     private final PriorityBook book;
     private final Emitter<String> priorities;
 
-    public PriorityPublisher(EventIntake intake, AccountingStore store, PriorityBook book,
+    public PriorityPublisher(EventIntake intake, LedgerWriter writer, PriorityBook book,
                              @Channel(OUT) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 10_000)
                              Emitter<String> priorities) {
         this.intake = intake;
-        this.store = store;
+        this.writer = writer;
         this.book = book;
         this.priorities = priorities;
     }
@@ -67,13 +65,11 @@ public class PriorityPublisher {
     }
 
     @Incoming(IN)
-    @Blocking(ordered = true)
     public CompletionStage<Void> onLifecycle(Message<String> message) {
         return take(IN, message, LifecycleEvent.class);
     }
 
     @Incoming(SUBMITTED)
-    @Blocking(ordered = true)
     public CompletionStage<Void> onSubmitted(Message<String> message) {
         return take(SUBMITTED, message, JobSubmitted.class);
     }
@@ -90,12 +86,7 @@ public class PriorityPublisher {
         if (user == null || user.isBlank()) {
             return message.ack();
         }
-        Optional<LedgerChange> change = store.apply(event, user);
-        if (change.isEmpty()) {
-            return message.ack(); // processed before (a redelivery after a restart): nothing changes
-        }
-        book.applied(change.get());
-        return message.ack();
+        return writer.write(new AccountingStore.Input(event, user), message);
     }
 
     /** Publishes priorities not caused by an input (start-up, decay over time, an admin change). */

@@ -19,6 +19,7 @@ import io.gantry.priority.persistence.WaitingJob;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,9 +37,31 @@ public class AccountingStore {
         this.config = config;
     }
 
+    /** An event to apply and the user it concerns. */
+    public record Input(GantryEvent event, String user) {
+    }
+
     /** Applies {@code event}; empty when it was already processed. */
     @Transactional
     public Optional<LedgerChange> apply(GantryEvent event, String user) {
+        return applyInOpenTransaction(event, user);
+    }
+
+    /**
+     * Applies {@code inputs} in order, all in one transaction (opening and committing one per event cost more
+     * than the event's own reads and writes). Each result is what {@link #apply} would have returned for its input. Either all are applied or,
+     * when one fails, none is.
+     */
+    @Transactional
+    public List<Optional<LedgerChange>> applyAll(List<Input> inputs) {
+        List<Optional<LedgerChange>> changes = new ArrayList<>(inputs.size());
+        for (Input in : inputs) {
+            changes.add(applyInOpenTransaction(in.event(), in.user()));
+        }
+        return changes;
+    }
+
+    private Optional<LedgerChange> applyInOpenTransaction(GantryEvent event, String user) {
         if (ProcessedEvent.findById(event.eventId()) != null) {
             return Optional.empty();
         }
