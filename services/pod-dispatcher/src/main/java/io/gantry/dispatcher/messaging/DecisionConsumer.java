@@ -1,17 +1,23 @@
 package io.gantry.dispatcher.messaging;
 
+import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.service.Dispatcher;
+import io.gantry.dispatcher.simulated.SimulatedCluster;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.service.support.EventIntake;
-import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
-/** {@code gantry.scheduling.decisions} → the selected cluster → {@code gantry.jobs.lifecycle}. */
+/**
+ * {@code gantry.scheduling.decisions} → the selected cluster → {@code gantry.jobs.lifecycle}. The simulated cluster
+ * binds in memory, so its decisions are handled on the consumer's event loop; binding on Kubernetes calls the API
+ * server, so those decisions are handled on a worker thread. Either way one decision at a time, in order.
+ */
 @ApplicationScoped
 public class DecisionConsumer {
 
@@ -19,16 +25,25 @@ public class DecisionConsumer {
 
     private final EventIntake intake;
     private final Dispatcher dispatcher;
+    private final boolean bindsInMemory;
 
-    public DecisionConsumer(EventIntake intake, Dispatcher dispatcher) {
+    public DecisionConsumer(EventIntake intake, Dispatcher dispatcher, ClusterBackend cluster) {
         this.intake = intake;
         this.dispatcher = dispatcher;
+        this.bindsInMemory = cluster instanceof SimulatedCluster;
     }
 
-    // Off the event loop: in Kubernetes mode handling one calls the API server; ordered keeps a job's events in order.
-    @Blocking(ordered = true)
     @Incoming(IN)
     public CompletionStage<Void> onDecision(Message<String> message) {
+        if (bindsInMemory) {
+            return handle(message);
+        }
+        // The channel waits for the returned stage before it delivers the next decision, which keeps them in order.
+        return CompletableFuture.supplyAsync(() -> handle(message), Infrastructure.getDefaultWorkerPool())
+                .thenCompose(handled -> handled);
+    }
+
+    private CompletionStage<Void> handle(Message<String> message) {
         SchedulingDecision decision;
         try {
             decision = intake.take(IN, message, SchedulingDecision.class);
