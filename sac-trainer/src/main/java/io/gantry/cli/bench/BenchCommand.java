@@ -7,6 +7,8 @@ import io.gantry.scheduling.policy.SrptOraclePolicy;
 import io.gantry.scheduling.predict.HistoryDurationPredictor;
 import io.gantry.scheduling.sim.JobOutcome;
 import io.gantry.scheduling.fairness.FairShareTracker;
+import io.gantry.scheduling.fairness.StarvationReservation;
+import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.sim.RunMetrics;
 import io.gantry.scheduling.sim.SimulationResult;
 import io.gantry.scheduling.sim.Simulator;
@@ -70,7 +72,7 @@ public final class BenchCommand implements GantryCli.Command {
         Files.createDirectories(opts.out());
         List<BenchRow> rows = run(opts);
         SummaryWriter.write(opts.out(), rows);
-        printTable(rows, opts.fairShare());
+        printTable(rows, opts.fairShare(), opts.fairReserveS());
         out.println("wrote " + opts.out().resolve("summary.json") + ", summary.csv and PNG plots");
         return 0;
     }
@@ -115,7 +117,11 @@ public final class BenchCommand implements GantryCli.Command {
                 for (String policy : opts.policies()) {
                     final int index = runIndex;
                     String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
-                    Simulator sim = new Simulator(nodes, PolicyRegistry.create(policy), new HistoryDurationPredictor(),
+                    SchedulingPolicy scheduling = PolicyRegistry.create(policy);
+                    if (!Double.isNaN(opts.fairReserveS())) {
+                        scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
+                    }
+                    Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
                             opts.fairShare(), opts.tuner() ? sizing : null);
                     SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
                     if (!result.unfinished().isEmpty()) {
@@ -208,7 +214,7 @@ public final class BenchCommand implements GantryCli.Command {
         return new LineChart.Series(name, Arrays.copyOf(x, buckets), Arrays.copyOf(y, buckets));
     }
 
-    private void printTable(List<BenchRow> rows, FairShareTracker.Settings fairShare) {
+    private void printTable(List<BenchRow> rows, FairShareTracker.Settings fairShare, double reserveS) {
         out.printf("%-8s %-6s %-12s %5s %11s %11s %11s %9s %7s %7s %6s %7s %7s%n", "trace", "load", "policy", "seeds",
                 "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain", "ftf_rho", "wall_s");
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
@@ -225,8 +231,9 @@ public final class BenchCommand implements GantryCli.Command {
                     mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, BenchRow::wallS));
         }
         out.println("fair share " + (fairShare == null ? "off" : String.format(Locale.ROOT,
-                "on (half-life %.0f s, weight %.0f, refresh %.0f s)", fairShare.halfLifeS(), fairShare.fairShareWeight(),
-                fairShare.refreshIntervalS())) + "; jain = Jain's index over tenants' normalised service"
+                "on (half-life %.0f s, weight %.0f, refresh %.0f s%s)", fairShare.halfLifeS(), fairShare.fairShareWeight(),
+                fairShare.refreshIntervalS(), Double.isNaN(reserveS) ? "" : String.format(Locale.ROOT,
+                        ", reservations after %.0f s", reserveS))) + "; jain = Jain's index over tenants' normalised service"
                 + " (bench/README.md, Fairness)");
         out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable)");
     }

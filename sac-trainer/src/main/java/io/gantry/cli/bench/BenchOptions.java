@@ -20,14 +20,14 @@ import java.util.List;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
-                    List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, Path out,
+                    List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
                     boolean tuner, double tunerScaling, UsageModel usage) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
-                                [--fair-weight W] [--fair-refresh S] [--out DIR]
+                                [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
                                 [--tuner on|off] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
@@ -46,6 +46,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --fair-half-life  usage half-life in seconds, with --fair on (default 86400)
               --fair-weight     most priority the fair-share term adds, with --fair on (default 100)
               --fair-refresh    seconds of virtual time between recomputations, with --fair on (default 300)
+              --fair-reserve    with --fair on: once the highest-priority job has waited S seconds and fits
+                                nowhere, reserve nodes for it until it starts (default: no reservations)
               --out         output folder (default bench/results/<timestamp>)
               --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
                             queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized
@@ -70,6 +72,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         boolean fairShare = false;
         FairShareTracker.Settings fairSettings = FairShareTracker.Settings.DEFAULT;
         boolean fairTuned = false;
+        double fairReserveS = Double.NaN;
         Path out = null;
         boolean tuner = false;
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
@@ -138,6 +141,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             positive(flag, v));
                     fairTuned = true;
                 }
+                case "--fair-reserve" -> {
+                    fairReserveS = number(flag, v);
+                    if (!(fairReserveS >= 0) || Double.isInfinite(fairReserveS)) {
+                        throw new IllegalArgumentException(
+                                "--fair-reserve takes a finite number of seconds ≥ 0, got '" + v + "'");
+                    }
+                    fairTuned = true;
+                }
                 case "--out" -> out = Path.of(v);
                 case "--tuner" -> tuner = switch (v) {
                     case "on" -> true;
@@ -155,14 +166,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             }
         }
         if (fairTuned && !fairShare) {
-            throw new IllegalArgumentException("--fair-half-life, --fair-weight and --fair-refresh need --fair on");
+            throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
         }
         traceFile = FlagValues.traceFile(trace, traceFile);
         if (out == null) {
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat,
-                fairShare ? fairSettings : null, out, tuner, tunerScaling, usage);
+                fairShare ? fairSettings : null, fairReserveS, out, tuner, tunerScaling, usage);
     }
 
     private static double positive(String flag, String v) {

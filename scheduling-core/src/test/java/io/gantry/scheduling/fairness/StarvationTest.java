@@ -67,4 +67,32 @@ class StarvationTest {
         double longest = smallJobWaits(null).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
         assertTrue(longest > 5 * FLOOD_DURATION_S, "the scenario must starve without fair share: " + longest);
     }
+
+    /**
+     * A 16-GPU gang (two whole nodes) with the highest priority, among 1-GPU jobs that arrive every 100 s for
+     * 20,000 s and run 1,500 s each (about 15 of the 16 GPUs busy): without a reservation no node is ever empty
+     * while they arrive, so the gang waits for the stream to end; with one after an hour's wait, the reserved nodes
+     * drain within one small-job duration.
+     */
+    @Test
+    void aReservationStartsAStarvingGangWithinOneSmallJobDurationOfItsWait() {
+        List<JobRequest> jobs = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            jobs.add(new JobRequest("small-" + i, "many", 1, Resources.ofGpus(1, 4, 16), i * 100.0, 0, Double.NaN, 1_500));
+        }
+        jobs.add(new JobRequest("gang", "few", 2, Resources.ofGpus(8, 96, 384), 50, 10, Double.NaN, 1_000));
+        double reserveAfterS = 3_600;
+        double without = gangWait(new KubeDefaultPolicy(), jobs);
+        double with = gangWait(new StarvationReservation(new KubeDefaultPolicy(), reserveAfterS), jobs);
+        assertTrue(without > 19_000, "without a reservation the gang waits for the stream to end: " + without);
+        assertTrue(with >= reserveAfterS && with <= reserveAfterS + 100 + 1_500,
+                "reserved after an hour (next event within 100 s), drained within one 1,500 s job: " + with);
+    }
+
+    private static double gangWait(io.gantry.scheduling.framework.SchedulingPolicy policy, List<JobRequest> jobs) {
+        SimulationResult r = new Simulator(NODES, policy, null, null).run(jobs, null);
+        assertTrue(r.unfinished().isEmpty());
+        return r.outcomes().stream().filter(o -> o.id().equals("gang")).findFirst().map(o -> o.firstStart() - o.submit())
+                .orElseThrow();
+    }
 }
