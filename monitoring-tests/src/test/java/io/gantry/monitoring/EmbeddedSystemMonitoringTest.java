@@ -95,7 +95,7 @@ class EmbeddedSystemMonitoringTest {
         // Two jobs that run for the whole test (1,000 simulated hours at 1000x): pods hold requests on the nodes.
         send(job("long-1", "user-0", 1, 1000, 3_600_000));
         send(job("long-2", "user-1", 1, 1000, 3_600_000));
-        // A gang of three whole nodes cannot start while those run: it waits with reason insufficient_gpu.
+        // A gang of three whole nodes: it waits (insufficient_gpu) whenever other jobs hold GPUs on any node.
         send(job("whole-cluster-gang", "user-2", 3, 8000, 600));
         // More GPUs per task than a node has: the tuner rejects it. More than the cluster: the scheduler does.
         send(job("too-big-for-a-node", "user-3", 1, 16000, 60));
