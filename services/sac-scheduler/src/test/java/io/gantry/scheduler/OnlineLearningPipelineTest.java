@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,7 +167,14 @@ class OnlineLearningPipelineTest {
                 SchedulingDecision d = decided.get(PREFIX + i);
                 assertTrue(versionNumber(d.policyVersion()) >= 1, "decided after sac-1 was promoted: " + d);
             }
-            assertEquals(0, versionNumber(decided.get(PREFIX + 0).policyVersion()), "the first job, by sac-0");
+            // In decision order, versions only go up: sac-0 first, each promotion swapped in once, never back.
+            List<SchedulingDecision> inOrder = decided.values().stream()
+                    .sorted(Comparator.comparing(SchedulingDecision::occurredAt)).toList();
+            assertEquals(0, versionNumber(inOrder.get(0).policyVersion()), "the first decision, by sac-0");
+            for (int i = 1; i < inOrder.size(); i++) {
+                assertTrue(versionNumber(inOrder.get(i - 1).policyVersion())
+                        <= versionNumber(inOrder.get(i).policyVersion()), "versions in decision order: " + inOrder);
+            }
         }
 
         String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();

@@ -335,11 +335,16 @@ public class OnlineLearner {
 
     private void check() {
         List<JobRequest> jobs = history.recentCompleted();
+        if (jobs.size() < config.checkMinJobs()) {
+            LOG.debugf("sac learner: check postponed (%d completed jobs known, %d needed)", jobs.size(),
+                    config.checkMinJobs());
+            return;
+        }
+        // Asked only once a check is due: reading the nodes is a (small) task on the scheduler's thread.
         Scheduler s = scheduler;
         List<NodeSpec> nodes = s == null ? List.of() : s.nodes();
-        if (jobs.size() < config.checkMinJobs() || nodes.isEmpty()) {
-            LOG.debugf("sac learner: check postponed (%d completed jobs known, %d needed; %d nodes)", jobs.size(),
-                    config.checkMinJobs(), nodes.size());
+        if (nodes.isEmpty()) {
+            LOG.debug("sac learner: check postponed (no nodes known yet)");
             return;
         }
         updatesSinceCheck = 0;
