@@ -1,5 +1,6 @@
 package io.gantry.cli.train;
 
+import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
@@ -14,13 +15,15 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
  * Wall time of one SAC scheduling round ({@code decide}: every decision of the round, candidate building
  * included) on a cluster whose nodes are randomly part-filled, with pending jobs drawn from a real trace and
- * predictions from the history predictor fed the trace's earlier jobs. The round is the unit a live
- * scheduler waits for, so this is stricter than timing a single forward pass.
+ * predictions from the history predictor fed the trace's earlier jobs. Every busy GPU is a running one-GPU job
+ * (a trace job's prediction, up to a day of attained service), so the round also plans preemptions, as in the
+ * simulator. The round is the unit a live scheduler waits for, so this is stricter than timing a single forward pass.
  */
 final class DecisionLatency {
 
@@ -55,21 +58,28 @@ final class DecisionLatency {
         double placed = 0;
         for (int t = -WARMUP; t < TRIALS; t++) {
             ClusterState cluster = new ClusterState(specs);
+            int start = history + rng.nextInt(jobs.size() - history - pendingCount);
+            double now = jobs.get(start + pendingCount - 1).submitTime();
+            List<RunningJob> running = new ArrayList<>();
             for (NodeState n : cluster.nodes()) {
                 int busy = rng.nextInt(9);
                 for (int g = 0; g < busy; g++) {
-                    cluster.allocate(n.name(), Resources.ofGpus(1, 4, 16));
+                    Resources oneGpu = Resources.ofGpus(1, 4, 16);
+                    cluster.allocate(n.name(), oneGpu);
+                    JobRequest like = jobs.get(rng.nextInt(history));
+                    double age = rng.nextDouble() * 86_400;
+                    JobRequest r = new JobRequest("running-" + n.name() + "-" + g, like.user(), 1, oneGpu, now - age, 0,
+                            predictor.predict(like), Double.NaN);
+                    running.add(new RunningJob(r, List.of(n.name()), now - age, 0));
                 }
             }
-            int start = history + rng.nextInt(jobs.size() - history - pendingCount);
-            double now = jobs.get(start + pendingCount - 1).submitTime();
             List<JobRequest> pending = new ArrayList<>(pendingCount);
             for (int i = start; i < start + pendingCount; i++) {
                 JobRequest j = jobs.get(i);
                 pending.add(new JobRequest(j.id(), j.user(), j.tasks(), j.perTask(), j.submitTime(), j.priority(),
                         predictor.predict(j), j.trueDurationS()));
             }
-            SchedulingContext ctx = new SchedulingContext(now, pending, cluster);
+            SchedulingContext ctx = new SchedulingContext(now, pending, cluster, running, Map.of());
             long t0 = System.nanoTime();
             int n = policy.decide(ctx).placements().size();
             long dt = System.nanoTime() - t0;

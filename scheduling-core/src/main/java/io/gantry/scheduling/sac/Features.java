@@ -6,56 +6,119 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Builds the candidate set of one decision and the normalised features of each candidate (DESIGN §2,
  * SAC). Only what a deployable scheduler knows is read: requests, the predicted duration filled in at
- * submission ({@link JobRequest#predictedDurationS()}), never the true one.
+ * submission ({@link JobRequest#predictedDurationS()}) and the service a job has received; never the
+ * true duration.
  *
- * <p>Which jobs: at most {@code windowJobs} pending jobs that fit somewhere now, half the longest-waiting
- * and half the smallest predicted GPU service (predicted duration × GPUs), so the agent can choose between
- * serving old jobs and short ones. Which nodes: nodes whose free resources, capacity and running count are
- * identical give identical features, so only one representative of each such class is offered; per job at
- * most {@code nodesPerJob} classes, half the ones left fullest and half left emptiest after placement (so
- * both packing and spreading stay possible on a 1,000-node cluster), then classes where the job does not
- * fit, masked. The last candidate is "wait", masked when nothing is running (nothing would ever wake the
- * round up again).
+ * <p><b>The prior.</b> Every candidate carries a heuristic prior logit (feature {@code prior_logit_over_10});
+ * the actor's logit is that prior plus a bounded learned correction ({@link SacAgent}). The prior is
+ * −{@code priorWeight} × ln(1 + urgency ÷ 60 GPU-s) − (mean free fraction the node keeps after placement), with
+ * urgency from {@link #priorUrgencyGpuS}: the job's predicted <em>remaining</em> GPU service (shortest
+ * remaining predicted service first), and, once a job has outlived its prediction, its attained GPU service
+ * (2D least-attained-service, as Tiresias). The node term prefers the fullest node (MostAllocated).
+ *
+ * <p><b>Which jobs.</b> At most {@code windowJobs} pending jobs that can start now: the most urgent by the prior,
+ * walking the queue from the most urgent until the window is full, plus the {@value #LONGEST_WAITING}
+ * longest-waiting jobs that fit in free space (so the agent can choose to serve an old job). A job that does
+ * not fit in free space can still start by preempting running jobs strictly less urgent than itself (least
+ * urgent first, only as many as needed, as the preemptive baselines do); it is offered once, on the fullest node
+ * of the cluster as it would be after those preemptions, with features saying so. At most
+ * {@value #MAX_PREEMPTION_TRIALS} such plans are tried per decision.
+ *
+ * <p><b>Which nodes</b> (jobs that fit in free space): nodes whose free resources, capacity and running count are
+ * identical give identical features, so only one representative of each such class is offered; per job at most
+ * {@code nodesPerJob} classes, half the ones left fullest and half left emptiest after placement (so both packing
+ * and spreading stay possible on a 1,000-node cluster), then classes where the job does not fit, masked.
+ *
+ * <p>The last candidate is "wait". It is masked whenever a job can start: the policy is work-conserving (a more
+ * urgent job that arrives later preempts instead of finding capacity held idle for it).
  */
 public final class Features {
 
     /** The names of the features, in order; written into every checkpoint's metadata. */
     public static final List<String> NAMES = List.of(
-            "is_wait",
+            "is_wait", "prior_logit_over_10",
             "job_gpu_per_task_over_node_gpu", "job_cpu_per_task_over_node_cpu", "job_mem_per_task_over_node_mem",
             "job_gang_size_log2_over_4", "job_predicted_duration_log1p_over_ln1e6", "job_has_prediction",
-            "job_predicted_service_rank_in_window", "job_waited_log1p_over_ln1e6", "job_owner_priority_tanh_over_100",
+            "job_attained_gpu_s_log1p_over_ln1e7", "job_outlived_prediction", "job_prior_urgency_rank_in_window",
+            "job_waited_log1p_over_ln1e6", "job_owner_priority_tanh_over_100",
             "node_free_gpu_frac", "node_free_cpu_frac", "node_free_mem_frac", "node_running_tasks_over_16",
             "pair_mean_free_frac_after", "pair_gpu_fragment_left_frac", "pair_gang_share_on_node",
+            "pair_needs_preemption", "pair_preempted_gpus_over_job_gpus_over_4",
             "global_queue_length_log1p_over_ln1001", "global_gpu_allocated_frac",
             "global_queued_gpu_demand_over_cluster_gpus_log1p", "global_running_tasks_over_nodes_over_8");
 
     public static final int COUNT = NAMES.size();
+    /** Column of the prior logit ÷ {@link #PRIOR_SCALE}; the agent adds it back to its learned correction. */
+    static final int PRIOR_INDEX = 1;
+    static final float PRIOR_SCALE = 10f;
+    /** Column that is 1 when the candidate starts its job by preempting running jobs. */
+    static final int NEEDS_PREEMPTION_INDEX = 20;
+    /** Urgency of a job without any prediction (before the first job of a replay finishes): after every predicted one. */
+    static final double UNKNOWN_URGENCY_GPU_S = 1e9;
+    static final int LONGEST_WAITING = 2;
+    static final int MAX_PREEMPTION_TRIALS = 16;
+    static final double AGE_WEIGHT = 0.1;
+
     private static final double LN_1E6 = Math.log(1e6);
+    private static final double LN_1E7 = Math.log(1e7);
     private static final double LN_1001 = Math.log(1001);
+    private static final int GLOBALS = 4;
 
     private final int windowJobs;
     private final int nodesPerJob;
+    private final double priorWeight;
 
-    public Features(int windowJobs, int nodesPerJob) {
-        if (windowJobs < 1 || nodesPerJob < 2) {
-            throw new IllegalArgumentException("windowJobs ≥ 1 and nodesPerJob ≥ 2 needed");
+    public Features(int windowJobs, int nodesPerJob, double priorWeight) {
+        if (windowJobs <= LONGEST_WAITING || nodesPerJob < 2) {
+            throw new IllegalArgumentException("windowJobs > " + LONGEST_WAITING + " and nodesPerJob ≥ 2 needed, got "
+                    + windowJobs + " and " + nodesPerJob);
+        }
+        if (!(priorWeight >= 0)) {
+            throw new IllegalArgumentException("priorWeight must be ≥ 0, got " + priorWeight);
         }
         this.windowJobs = windowJobs;
         this.nodesPerJob = nodesPerJob;
+        this.priorWeight = priorWeight;
+    }
+
+    /**
+     * The prior's urgency of a job (GPU-seconds, lower runs first): predicted remaining GPU service while the job
+     * is within its prediction, its attained GPU service once it has outlived it. Uses the prediction made at
+     * submission, never the true duration.
+     */
+    public static double priorUrgencyGpuS(JobRequest job, double attainedGpuS) {
+        double predicted = job.predictedDurationS();
+        if (!(predicted >= 0)) {
+            return UNKNOWN_URGENCY_GPU_S + attainedGpuS;
+        }
+        double remaining = predicted * Math.max(1.0, job.gpus()) - attainedGpuS;
+        return remaining > 0 ? remaining : attainedGpuS;
+    }
+
+    /**
+     * The job part of the prior logit: −priorWeight × ln(1 + urgency ÷ 60 GPU-s) + {@value #AGE_WEIGHT} × ln(1 + waited
+     * ÷ 60 s). The age term makes the older of two equally urgent jobs go first (jobs of one user and shape share a
+     * prediction, so ties are common) by a margin that a small learned correction does not overturn.
+     */
+    double jobPrior(double urgencyGpuS, double waitedS) {
+        return -priorWeight * Math.log1p(urgencyGpuS / 60.0) + AGE_WEIGHT * Math.log1p(Math.max(0, waitedS) / 60.0);
+    }
+
+    private record Offered(JobRequest job, double urgency, List<TentativeCluster.Victim> victims) {
     }
 
     /** Candidates for the jobs of {@code pending} (arrival order) on the cluster as tentatively charged so far. */
     CandidateSet build(double now, List<JobRequest> pending, TentativeCluster cluster) {
-        int[] classOf = nodeClasses(cluster);
-        int[] reps = Arrays.stream(classOf).distinct().toArray();
-        List<JobRequest> window = window(pending, cluster, reps);
+        int[] reps = Arrays.stream(nodeClasses(cluster)).distinct().toArray();
+        List<Offered> window = window(pending, cluster, reps);
 
         double clusterGpu = 0;
         double allocatedGpu = 0;
@@ -75,31 +138,49 @@ public final class Features {
                 (float) Math.min(1.0, runningTasks / (8.0 * Math.max(1, cluster.size())))};
 
         long smallestGpu = Long.MAX_VALUE;
-        for (JobRequest j : window) {
-            smallestGpu = Math.min(smallestGpu, j.perTask().gpuMilli());
+        for (Offered o : window) {
+            smallestGpu = Math.min(smallestGpu, o.job().perTask().gpuMilli());
         }
-        double[] serviceRank = serviceRanks(window);
+        double[] urgencyRank = ranks(window);
 
         List<float[]> rows = new ArrayList<>();
         List<Boolean> mask = new ArrayList<>();
         List<String> jobIds = new ArrayList<>();
         List<Integer> nodes = new ArrayList<>();
+        boolean anyJob = false;
         for (int w = 0; w < window.size(); w++) {
-            JobRequest job = window.get(w);
-            long clusterSlots = cluster.clusterSlots(job.perTask());
-            for (int node : nodesFor(job, cluster, reps, clusterSlots)) {
-                boolean ok = cluster.canAnchor(job, node, clusterSlots);
-                rows.add(row(now, job, serviceRank[w], node, cluster, smallestGpu, global));
-                mask.add(ok);
+            Offered o = window.get(w);
+            JobRequest job = o.job();
+            double attained = cluster.attainedGpuS(job);
+            if (o.victims().isEmpty()) {
+                long clusterSlots = cluster.clusterSlots(job.perTask());
+                for (int node : nodesFor(job, cluster, reps, clusterSlots)) {
+                    boolean ok = cluster.canAnchor(job, node, clusterSlots);
+                    anyJob |= ok;
+                    rows.add(row(now, o, attained, urgencyRank[w], node, cluster, smallestGpu, global, 0));
+                    mask.add(ok);
+                    jobIds.add(job.id());
+                    nodes.add(node);
+                }
+            } else {
+                TentativeCluster after = cluster.without(o.victims());
+                int anchor = after.mostAllocatedAnchor(job);
+                double stoppedGpus = 0;
+                for (TentativeCluster.Victim v : o.victims()) {
+                    stoppedGpus += v.gpus();
+                }
+                rows.add(row(now, o, attained, urgencyRank[w], anchor, after, smallestGpu, global, stoppedGpus));
+                mask.add(true);
+                anyJob = true;
                 jobIds.add(job.id());
-                nodes.add(node);
+                nodes.add(anchor);
             }
         }
         float[] wait = new float[COUNT];
         wait[0] = 1;
-        System.arraycopy(global, 0, wait, COUNT - global.length, global.length);
+        System.arraycopy(global, 0, wait, COUNT - GLOBALS, GLOBALS);
         rows.add(wait);
-        mask.add(runningTasks > 0);
+        mask.add(!anyJob && runningTasks > 0);
         jobIds.add(null);
         nodes.add(-1);
 
@@ -116,32 +197,39 @@ public final class Features {
         return new CandidateSet(features, m, ids, nodeIdx, n);
     }
 
-    private float[] row(double now, JobRequest job, double serviceRank, int node, TentativeCluster c, long smallestGpu,
-                        float[] global) {
+    private float[] row(double now, Offered o, double attainedGpuS, double urgencyRank, int node, TentativeCluster c,
+                        long smallestGpu, float[] global, double stoppedGpus) {
+        JobRequest job = o.job();
         Resources t = job.perTask();
         float[] f = new float[COUNT];
         double predicted = job.predictedDurationS();
         boolean hasPrediction = predicted >= 0;
-        f[1] = (float) TentativeCluster.ratio(t.gpuMilli(), c.capGpu[node]);
-        f[2] = (float) TentativeCluster.ratio(t.cpuMilli(), c.capCpu[node]);
-        f[3] = (float) TentativeCluster.ratio(t.memoryMib(), c.capMem[node]);
-        f[4] = (float) (Math.log(job.tasks()) / Math.log(2) / 4);
-        f[5] = hasPrediction ? (float) (Math.log1p(predicted) / LN_1E6) : 0f;
-        f[6] = hasPrediction ? 1f : 0f;
-        f[7] = (float) serviceRank;
-        f[8] = (float) (Math.log1p(Math.max(0, now - job.submitTime())) / LN_1E6);
-        f[9] = (float) Math.tanh(job.priority() / 100.0);
-        f[10] = (float) TentativeCluster.ratio(c.freeGpu[node], c.capGpu[node]);
-        f[11] = (float) TentativeCluster.ratio(c.freeCpu[node], c.capCpu[node]);
-        f[12] = (float) TentativeCluster.ratio(c.freeMem[node], c.capMem[node]);
-        f[13] = (float) Math.min(1.0, c.running[node] / 16.0);
         long onNode = Math.max(0, Math.min(job.tasks(), c.slots(node, t)));
-        f[14] = (float) c.meanFreeRatioAfter(node, t, onNode);
+        double freeAfter = c.meanFreeRatioAfter(node, t, onNode);
+        f[1] = (float) ((jobPrior(o.urgency(), now - job.submitTime()) - freeAfter) / PRIOR_SCALE);
+        f[2] = (float) TentativeCluster.ratio(t.gpuMilli(), c.capGpu[node]);
+        f[3] = (float) TentativeCluster.ratio(t.cpuMilli(), c.capCpu[node]);
+        f[4] = (float) TentativeCluster.ratio(t.memoryMib(), c.capMem[node]);
+        f[5] = (float) (Math.log(job.tasks()) / Math.log(2) / 4);
+        f[6] = hasPrediction ? (float) (Math.log1p(predicted) / LN_1E6) : 0f;
+        f[7] = hasPrediction ? 1f : 0f;
+        f[8] = (float) (Math.log1p(attainedGpuS) / LN_1E7);
+        f[9] = hasPrediction && attainedGpuS >= predicted * Math.max(1.0, job.gpus()) ? 1f : 0f;
+        f[10] = (float) urgencyRank;
+        f[11] = (float) (Math.log1p(Math.max(0, now - job.submitTime())) / LN_1E6);
+        f[12] = (float) Math.tanh(job.priority() / 100.0);
+        f[13] = (float) TentativeCluster.ratio(c.freeGpu[node], c.capGpu[node]);
+        f[14] = (float) TentativeCluster.ratio(c.freeCpu[node], c.capCpu[node]);
+        f[15] = (float) TentativeCluster.ratio(c.freeMem[node], c.capMem[node]);
+        f[16] = (float) Math.min(1.0, c.running[node] / 16.0);
+        f[17] = (float) freeAfter;
         long gpuLeft = c.freeGpu[node] - onNode * t.gpuMilli();
         // A GPU remainder too small for any job in sight is capacity the placement strands.
-        f[15] = gpuLeft > 0 && gpuLeft < smallestGpu ? (float) TentativeCluster.ratio(gpuLeft, c.capGpu[node]) : 0f;
-        f[16] = (float) onNode / job.tasks();
-        System.arraycopy(global, 0, f, COUNT - global.length, global.length);
+        f[18] = gpuLeft > 0 && gpuLeft < smallestGpu ? (float) TentativeCluster.ratio(gpuLeft, c.capGpu[node]) : 0f;
+        f[19] = (float) onNode / job.tasks();
+        f[NEEDS_PREEMPTION_INDEX] = o.victims().isEmpty() ? 0f : 1f;
+        f[21] = (float) Math.min(1.0, stoppedGpus / Math.max(1.0, job.gpus()) / 4);
+        System.arraycopy(global, 0, f, COUNT - GLOBALS, GLOBALS);
         return f;
     }
 
@@ -159,25 +247,44 @@ public final class Features {
         return cls;
     }
 
-    /** The jobs offered: among those that fit now, half longest-waiting, half smallest predicted service. */
-    private List<JobRequest> window(List<JobRequest> pending, TentativeCluster c, int[] reps) {
-        List<JobRequest> fitting = new ArrayList<>();
-        for (JobRequest j : pending) {
+    /** The jobs offered: the most urgent that can start (by free space or by preemption), then the longest-waiting that fit. */
+    private List<Offered> window(List<JobRequest> pending, TentativeCluster c, int[] reps) {
+        int n = pending.size();
+        double[] urgency = new double[n];
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            urgency[i] = priorUrgencyGpuS(pending.get(i), c.attainedGpuS(pending.get(i)));
+            order[i] = i;
+        }
+        // Ties by arrival (pending is in arrival order), as the preemptive baselines break them.
+        Arrays.sort(order, Comparator.comparingDouble((Integer i) -> urgency[i]).thenComparingInt(i -> i));
+        List<Offered> chosen = new ArrayList<>(windowJobs);
+        Set<String> ids = new HashSet<>();
+        int byUrgency = windowJobs - LONGEST_WAITING;
+        int trials = 0;
+        boolean preempt = c.mayPreempt();
+        for (int k = 0; k < n && chosen.size() < byUrgency; k++) {
+            JobRequest j = pending.get(order[k]);
             if (fitsSomewhere(j, c, reps)) {
-                fitting.add(j);
+                chosen.add(new Offered(j, urgency[order[k]], List.of()));
+                ids.add(j.id());
+            } else if (preempt && trials < MAX_PREEMPTION_TRIALS) {
+                trials++;
+                List<TentativeCluster.Victim> victims = c.victimsFor(j, urgency[order[k]]);
+                if (victims != null && !victims.isEmpty()) {
+                    chosen.add(new Offered(j, urgency[order[k]], victims));
+                    ids.add(j.id());
+                }
             }
         }
-        if (fitting.size() <= windowJobs) {
-            return fitting;
+        // pending is in arrival order, so the longest-waiting jobs come first.
+        for (int i = 0; i < n && chosen.size() < windowJobs; i++) {
+            JobRequest j = pending.get(i);
+            if (!ids.contains(j.id()) && fitsSomewhere(j, c, reps)) {
+                chosen.add(new Offered(j, urgency[i], List.of()));
+                ids.add(j.id());
+            }
         }
-        List<JobRequest> chosen = new ArrayList<>(windowJobs);
-        int oldest = windowJobs - windowJobs / 2;
-        // pending is in arrival order, so the longest-waiting fitting jobs are the first ones.
-        chosen.addAll(fitting.subList(0, oldest));
-        List<JobRequest> rest = new ArrayList<>(fitting.subList(oldest, fitting.size()));
-        rest.sort(Comparator.comparingDouble(Features::predictedService).thenComparingDouble(JobRequest::submitTime)
-                .thenComparing(JobRequest::id));
-        chosen.addAll(rest.subList(0, windowJobs - oldest));
         return chosen;
     }
 
@@ -214,19 +321,14 @@ public final class Features {
         return out;
     }
 
-    private static double predictedService(JobRequest j) {
-        double d = j.predictedDurationS();
-        return d >= 0 ? d * Math.max(1.0, j.gpus()) : Double.POSITIVE_INFINITY;
-    }
-
-    /** Rank of each job's predicted service within the window, 0 (smallest) to 1; unknown predictions rank last. */
-    private static double[] serviceRanks(List<JobRequest> window) {
+    /** Rank of each offered job's urgency within the window, 0 (most urgent) to 1. */
+    private static double[] ranks(List<Offered> window) {
         int n = window.size();
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, Comparator.comparingDouble(i -> predictedService(window.get(i))));
+        Arrays.sort(order, Comparator.comparingDouble(i -> window.get(i).urgency()));
         double[] rank = new double[n];
         for (int r = 0; r < n; r++) {
             rank[order[r]] = n == 1 ? 0 : (double) r / (n - 1);

@@ -30,12 +30,17 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * Discrete soft actor-critic (Christodoulou 2019) over candidate sets. One actor MLP scores every candidate
- * (one logit each, masked softmax over the set); twin critic MLPs give one Q value per candidate; target
+ * Discrete soft actor-critic (Christodoulou 2019) over candidate sets. The actor scores every candidate (one
+ * logit each, masked softmax over the set); twin critic MLPs give one Q value per candidate; target
  * critics follow by Polyak averaging; the temperature α is tuned so the policy's entropy tracks
  * {@code targetEntropyRatio × ln(valid candidates)} (a fixed target would be wrong since the number of
  * actions changes from state to state). The networks only ever see one candidate's features, so the same
  * weights serve any number of jobs and nodes. DJL, PyTorch engine, CPU. Not thread-safe.
+ *
+ * <p><b>Residual actor.</b> A candidate's logit is its heuristic prior logit (a feature, {@link Features}) plus a
+ * learned correction {@code residualBound × tanh(MLP(features))}. The MLP's output layer starts at zero, so a fresh
+ * agent acts exactly as the prior does and training learns departures from it, never more than the bound
+ * (residual policy learning). With {@code priorWeight = 0} the prior is 0 and this is a plain bounded actor.
  */
 public final class SacAgent implements AutoCloseable {
 
@@ -57,6 +62,8 @@ public final class SacAgent implements AutoCloseable {
     private final ParameterStore plainStore;
     private double logAlpha;
     private final ScalarAdam alphaOptimizer;
+    /** Plain copies of the actor's weights (W1, b1, W2, b2, W3, b3) for {@link #logits(CandidateSet)}; null when stale. */
+    private float[][] actorWeights;
 
     private SacAgent(SacSettings settings) {
         this.settings = settings;
@@ -68,6 +75,9 @@ public final class SacAgent implements AutoCloseable {
             b.setInitializer(new XavierInitializer(), Parameter.Type.WEIGHT);
             b.initialize(manager, DataType.FLOAT32, new Shape(1, F));
         }
+        // The correction starts at exactly 0: a fresh agent is the prior.
+        Block out = actor.getChildren().valueAt(actor.getChildren().size() - 1);
+        out.getParameters().forEach(p -> p.getValue().getArray().set(new float[Math.toIntExact(p.getValue().getArray().size())]));
         this.actorStore = trainingStore(settings);
         this.criticStore = trainingStore(settings);
         this.plainStore = new ParameterStore(manager, false);
@@ -116,12 +126,83 @@ public final class SacAgent implements AutoCloseable {
 
     /** π(·|s): probabilities of every candidate, exactly 0 where masked. */
     public double[] probabilities(CandidateSet s) {
-        float[] logits;
-        try (NDManager m = manager.newSubManager()) {
-            NDArray x = m.create(s.features(), new Shape(s.size(), F));
-            logits = actor.forward(plainStore, new NDList(x), false).singletonOrThrow().toFloatArray();
+        return maskedSoftmax(logits(s), s.mask());
+    }
+
+    /**
+     * The actor's logits, computed in plain Java from a copy of its weights taken after the last gradient step:
+     * a decision scores a few dozen candidates, and a DJL call per decision costs far more in native-call
+     * overhead than the arithmetic (it was most of a replay's time). Training still runs in DJL.
+     */
+    float[] logits(CandidateSet s) {
+        float[][] w = actorWeights();
+        float[] x = s.features();
+        int h = settings.hidden();
+        float[] h1 = new float[h];
+        float[] h2 = new float[h];
+        float[] out = new float[s.size()];
+        float bound = (float) settings.residualBound();
+        for (int r = 0; r < s.size(); r++) {
+            int base = r * F;
+            for (int j = 0; j < h; j++) {
+                float acc = w[1][j];
+                int row = j * F;
+                for (int k = 0; k < F; k++) {
+                    acc += w[0][row + k] * x[base + k];
+                }
+                h1[j] = Math.max(0f, acc);
+            }
+            for (int j = 0; j < h; j++) {
+                float acc = w[3][j];
+                int row = j * h;
+                for (int k = 0; k < h; k++) {
+                    acc += w[2][row + k] * h1[k];
+                }
+                h2[j] = Math.max(0f, acc);
+            }
+            float o = w[5][0];
+            for (int k = 0; k < h; k++) {
+                o += w[4][k] * h2[k];
+            }
+            out[r] = x[base + Features.PRIOR_INDEX] * Features.PRIOR_SCALE + bound * (float) Math.tanh(o);
         }
-        return maskedSoftmax(logits, s.mask());
+        return out;
+    }
+
+    /** The same logits through DJL, for checking {@link #logits(CandidateSet)}. */
+    float[] djlLogits(CandidateSet s) {
+        try (NDManager m = manager.newSubManager()) {
+            return logits(m.create(s.features(), new Shape(s.size(), F)), plainStore, false).toFloatArray();
+        }
+    }
+
+    private float[][] actorWeights() {
+        if (actorWeights == null) {
+            var params = actor.getParameters();
+            int h = settings.hidden();
+            long[] sizes = {(long) h * F, h, (long) h * h, h, h, 1};
+            if (params.size() != sizes.length) {
+                throw new IllegalStateException("actor has " + params.size() + " parameter arrays, expected " + sizes.length);
+            }
+            float[][] w = new float[sizes.length][];
+            for (int i = 0; i < sizes.length; i++) {
+                w[i] = params.valueAt(i).getArray().toFloatArray();
+                if (w[i].length != sizes[i]) {
+                    throw new IllegalStateException("actor parameter " + params.keyAt(i) + " has " + w[i].length
+                            + " values, expected " + sizes[i]);
+                }
+            }
+            actorWeights = w;
+        }
+        return actorWeights;
+    }
+
+    /** Prior logit (from the features) + residualBound × tanh(actor MLP): shape (rows, 1). */
+    private NDArray logits(NDArray x, ParameterStore store, boolean training) {
+        NDArray correction = actor.forward(store, new NDList(x), training).singletonOrThrow().tanh()
+                .mul((float) settings.residualBound());
+        NDArray prior = x.get(":, " + Features.PRIOR_INDEX + ":" + (Features.PRIOR_INDEX + 1)).mul(Features.PRIOR_SCALE);
+        return prior.add(correction);
     }
 
     static double[] maskedSoftmax(float[] logits, boolean[] mask) {
@@ -192,7 +273,7 @@ public final class SacAgent implements AutoCloseable {
             float alpha = (float) alpha();
 
             // Soft target: r + γ (1 − done) Σ_a' π(a'|s') [min Q̄(s', a') − α log π(a'|s')].
-            NDArray logp2 = maskedLogSoftmax(actor.forward(plainStore, new NDList(s2), false).singletonOrThrow(), mask2, b);
+            NDArray logp2 = maskedLogSoftmax(logits(s2, plainStore, false), mask2, b);
             NDArray q2 = targetCritic.forward(plainStore, new NDList(s2), false).singletonOrThrow()
                     .reshape(b.n, b.c, 2).min(new int[] {2});
             NDArray soft2 = logp2.exp().mul(q2.sub(logp2.mul(alpha))).mul(mask2).sum(new int[] {1});
@@ -213,7 +294,7 @@ public final class SacAgent implements AutoCloseable {
             double actorLoss;
             float[] entropy;
             try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
-                NDArray logp = maskedLogSoftmax(actor.forward(actorStore, new NDList(s), true).singletonOrThrow(), mask, b);
+                NDArray logp = maskedLogSoftmax(logits(s, actorStore, true), mask, b);
                 NDArray p = logp.exp();
                 NDArray loss = p.mul(logp.mul(alpha).sub(qMin)).mul(mask).sum(new int[] {1}).mean();
                 actorLoss = loss.getFloat();
@@ -221,6 +302,7 @@ public final class SacAgent implements AutoCloseable {
                 gc.backward(loss);
             }
             actorStore.updateAllParameters();
+            actorWeights = null;
 
             // d/d(log α) of log α × (H − H̄), averaged over the batch.
             double gap = 0;
@@ -243,7 +325,7 @@ public final class SacAgent implements AutoCloseable {
             NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
             NDArray mask2 = m.create(b.nextMasks, new Shape(b.n, b.c));
             NDArray taken = m.create(b.actions, new Shape(b.n, b.c, 1));
-            NDArray logp2 = maskedLogSoftmax(actor.forward(plainStore, new NDList(s2), false).singletonOrThrow(), mask2, b);
+            NDArray logp2 = maskedLogSoftmax(logits(s2, plainStore, false), mask2, b);
             NDArray q2 = targetCritic.forward(plainStore, new NDList(s2), false).singletonOrThrow()
                     .reshape(b.n, b.c, 2).min(new int[] {2});
             NDArray soft2 = logp2.exp().mul(q2.sub(logp2.mul((float) alpha()))).mul(mask2).sum(new int[] {1});

@@ -48,6 +48,11 @@ public final class SacCheckpoint {
         meta.add("settings", GSON.toJsonTree(settingsMap(agent.settings())));
         meta.add("features", GSON.toJsonTree(Features.NAMES));
         meta.add("reward_terms", GSON.toJsonTree(rewardTerms(agent.settings())));
+        meta.addProperty("actor", "logit = prior + " + agent.settings().residualBound() + " x tanh(MLP); prior = -"
+                + agent.settings().priorWeight() + " x ln(1 + urgency / 60 GPU-s) + " + Features.AGE_WEIGHT
+                + " x ln(1 + waited / 60 s) - node free fraction after placement; urgency = predicted remaining GPU"
+                + " service, or attained GPU service once the job outlived its prediction; preemption of strictly less"
+                + " urgent running jobs; never the true duration");
         meta.add("info", GSON.toJsonTree(info));
         meta.addProperty("params_sha256", sha256(bytes));
         Files.write(dir.resolve(PARAMS), bytes);
@@ -107,7 +112,8 @@ public final class SacCheckpoint {
                 Map.entry("initial_alpha", s.initialAlpha()), Map.entry("target_entropy_ratio", s.targetEntropyRatio()),
                 Map.entry("batch_size", s.batchSize()), Map.entry("replay_capacity", s.replayCapacity()),
                 Map.entry("reward_scale_job_seconds", s.rewardScaleJobSeconds()),
-                Map.entry("balance_weight", s.balanceWeight()), Map.entry("fairness_weight", s.fairnessWeight()));
+                Map.entry("balance_weight", s.balanceWeight()), Map.entry("fairness_weight", s.fairnessWeight()),
+                Map.entry("prior_weight", s.priorWeight()), Map.entry("residual_bound", s.residualBound()));
     }
 
     private static SacSettings settingsFrom(JsonObject o, String location) throws IOException {
@@ -118,7 +124,8 @@ public final class SacCheckpoint {
                     o.get("initial_alpha").getAsDouble(), o.get("target_entropy_ratio").getAsDouble(),
                     o.get("batch_size").getAsInt(), o.get("replay_capacity").getAsInt(),
                     o.get("reward_scale_job_seconds").getAsDouble(), o.get("balance_weight").getAsDouble(),
-                    o.get("fairness_weight").getAsDouble());
+                    o.get("fairness_weight").getAsDouble(), o.get("prior_weight").getAsDouble(),
+                    o.get("residual_bound").getAsDouble());
         } catch (RuntimeException e) {
             throw new IOException(location + "/" + METADATA + " has no complete \"settings\": " + e, e);
         }

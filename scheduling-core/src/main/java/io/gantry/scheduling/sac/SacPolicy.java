@@ -16,9 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The learned policy behind the ordinary plugin interface. A round is a sequence of decisions: build the
- * candidate set ({@link Features}), let the actor pick one candidate, place that job anchored on that node,
- * and repeat on the updated free resources until the actor picks "wait" or nothing more fits.
- * Non-preemptive. Evaluation picks the most probable candidate; training samples ({@link #exploring}).
+ * candidate set ({@link Features}), let the actor pick one candidate, place that job anchored on that node
+ * (first stopping the running jobs the candidate names, if it is a preemption candidate), and repeat on the
+ * updated free resources until no job can start. Preemptive through {@link #decide}, as the preemptive baselines
+ * are: the simulator stops the named jobs, which keep their progress; a caller that only places
+ * ({@link #schedule}) gets no preemption candidates. Evaluation picks the most probable candidate; training
+ * samples ({@link #exploring}).
  *
  * <p>If no checkpoint loads, or inference fails during a round, the policy says why once in the log,
  * reports it through {@link #fallbackReason()} and schedules with {@code kube-default} from then on:
@@ -108,19 +111,24 @@ public final class SacPolicy implements SchedulingPolicy {
         return Optional.ofNullable(fallbackReason);
     }
 
+    /** Places into free space only: the caller cannot stop running jobs. */
     @Override
     public List<Placement> schedule(SchedulingContext ctx) {
-        return decide(ctx).placements();
+        return decide(ctx, false).placements();
     }
 
     @Override
     public Decision decide(SchedulingContext ctx) {
+        return decide(ctx, true);
+    }
+
+    private Decision decide(SchedulingContext ctx, boolean mayPreempt) {
         if (fallbackReason != null) {
             return fallback.decide(ctx);
         }
         try {
             synchronized (agent) {
-                return Decision.placeOnly(round(ctx));
+                return round(ctx, mayPreempt);
             }
         } catch (RuntimeException | LinkageError e) {
             fallbackReason = "inference failed (" + e + ")";
@@ -129,10 +137,11 @@ public final class SacPolicy implements SchedulingPolicy {
         }
     }
 
-    private List<Placement> round(SchedulingContext ctx) {
-        TentativeCluster cluster = new TentativeCluster(ctx.cluster());
+    private Decision round(SchedulingContext ctx, boolean mayPreempt) {
+        TentativeCluster cluster = new TentativeCluster(ctx, mayPreempt);
         List<JobRequest> pending = new ArrayList<>(ctx.pending());
         List<Placement> out = new ArrayList<>();
+        List<String> preempted = new ArrayList<>();
         while (!pending.isEmpty()) {
             CandidateSet s = features.build(ctx.now(), pending, cluster);
             if (!anyJobCandidate(s)) {
@@ -148,6 +157,18 @@ public final class SacPolicy implements SchedulingPolicy {
             }
             String jobId = s.jobIds()[a];
             JobRequest job = pending.stream().filter(j -> j.id().equals(jobId)).findFirst().orElseThrow();
+            if (s.features()[a * Features.COUNT + Features.NEEDS_PREEMPTION_INDEX] > 0) {
+                List<TentativeCluster.Victim> victims = cluster.victimsFor(job,
+                        Features.priorUrgencyGpuS(job, cluster.attainedGpuS(job)));
+                if (victims == null || victims.isEmpty()) {
+                    throw new IllegalStateException("the actor chose to start " + jobId + " by preemption, but no"
+                            + " running job can make room for it: the candidate set is inconsistent");
+                }
+                for (TentativeCluster.Victim v : victims) {
+                    cluster.release(v);
+                    preempted.add(v.id());
+                }
+            }
             List<String> nodes = cluster.place(job, s.nodes()[a]);
             if (nodes == null) {
                 throw new IllegalStateException("the actor chose " + jobId + " on node " + s.nodes()[a]
@@ -156,7 +177,7 @@ public final class SacPolicy implements SchedulingPolicy {
             out.add(new Placement(jobId, nodes));
             pending.remove(job);
         }
-        return out;
+        return new Decision(out, preempted, Double.NaN);
     }
 
     private static boolean anyJobCandidate(CandidateSet s) {

@@ -18,15 +18,39 @@ package io.gantry.scheduling.sac;
  * @param balanceWeight     weight of the optional balance term −w × (node GPU-allocation CV) × Δt ÷ scale; 0 = off
  * @param fairnessWeight    weight of the optional fairness term −w × (1 − Jain over tenants of pending jobs' waits)
  *                          × Δt ÷ scale; 0 = off
+ * @param priorWeight       sharpness of the heuristic prior in the actor's logits ({@link Features}): the job part is
+ *                          −priorWeight × ln(1 + urgency ÷ 60 GPU-s); 0 = no prior (a plain learned actor)
+ * @param residualBound     the learned correction added to the prior logit is residualBound × tanh(network), so
+ *                          learning can reorder jobs whose prior urgencies differ by less than a factor
+ *                          exp(2 × residualBound ÷ priorWeight), and no more
  */
 public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double gamma, double tau, double learningRate,
                           double alphaLearningRate, double initialAlpha, double targetEntropyRatio, int batchSize,
-                          int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight) {
+                          int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight,
+                          double priorWeight, double residualBound) {
 
-    public static final SacSettings DEFAULT = new SacSettings(12, 8, 64, 0.99, 0.005, 3e-4, 3e-4, 0.2, 0.3, 64,
-            20_000, 100.0 * 3600, 0, 0);
+    public static final double DEFAULT_PRIOR_WEIGHT = 2.0;
+    public static final double DEFAULT_RESIDUAL_BOUND = 0.25;
+
+    public static final SacSettings DEFAULT = new SacSettings(8, 4, 64, 0.99, 0.005, 3e-4, 3e-4, 0.2, 0.3, 64,
+            20_000, 100.0 * 3600, 0, 0, DEFAULT_PRIOR_WEIGHT, DEFAULT_RESIDUAL_BOUND);
+
+    public SacSettings {
+        if (!(residualBound > 0)) {
+            throw new IllegalArgumentException("residualBound must be > 0, got " + residualBound);
+        }
+    }
+
+    /** The settings without the prior's two parameters, which then take their defaults. */
+    public SacSettings(int windowJobs, int nodesPerJob, int hidden, double gamma, double tau, double learningRate,
+                       double alphaLearningRate, double initialAlpha, double targetEntropyRatio, int batchSize,
+                       int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight) {
+        this(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
+                targetEntropyRatio, batchSize, replayCapacity, rewardScaleJobSeconds, balanceWeight, fairnessWeight,
+                DEFAULT_PRIOR_WEIGHT, DEFAULT_RESIDUAL_BOUND);
+    }
 
     public Features features() {
-        return new Features(windowJobs, nodesPerJob);
+        return new Features(windowJobs, nodesPerJob, priorWeight);
     }
 }

@@ -1,18 +1,31 @@
 package io.gantry.scheduling.sac;
 
+import io.gantry.scheduling.framework.RunningJob;
+import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The free resources of every node during one SAC round, charged as the agent places jobs one after
- * another so each decision sees the previous ones. The real cluster is never touched. Arrays, since
- * this is read for every candidate of every decision.
+ * another so each decision sees the previous ones, and released when it stops a running job to make room.
+ * The real cluster is never touched. Arrays, since this is read for every candidate of every decision.
+ *
+ * <p>Besides the nodes it holds what a round knows about jobs: the running jobs that may be stopped (with
+ * their prior urgency, {@link Features#priorUrgencyGpuS}), the service pending jobs received before they
+ * were preempted, and whether this caller may preempt at all (the simulator may; a caller that only places,
+ * like {@link SacPolicy#schedule}, may not).
  */
 final class TentativeCluster {
+
+    /** A running job that could be stopped: where its tasks are and how urgent it is now. */
+    record Victim(String id, Resources perTask, int[] nodes, double gpus, double urgencyGpuS) {
+    }
 
     final String[] names;
     final long[] capGpu;
@@ -22,8 +35,23 @@ final class TentativeCluster {
     final long[] freeCpu;
     final long[] freeMem;
     final int[] running;
+    /** Running jobs, least urgent first; ones stopped this round are dropped. */
+    private final List<Victim> victims;
+    private final Map<String, Double> pendingAttainedGpuS;
+    private final boolean mayPreempt;
 
+    /** A cluster as it stands, with no running jobs known and no preemption (what a place-only caller sees). */
     TentativeCluster(ClusterState cluster) {
+        this(cluster, List.of(), Map.of(), 0, false);
+    }
+
+    /** The round's view of a scheduling context; {@code mayPreempt} whether the caller can stop running jobs. */
+    TentativeCluster(SchedulingContext ctx, boolean mayPreempt) {
+        this(ctx.cluster(), ctx.running(), ctx.pendingAttainedGpuS(), ctx.now(), mayPreempt);
+    }
+
+    private TentativeCluster(ClusterState cluster, List<RunningJob> runningJobs, Map<String, Double> pendingAttained,
+                             double now, boolean mayPreempt) {
         List<NodeState> nodes = cluster.nodes();
         int n = nodes.size();
         names = new String[n];
@@ -34,11 +62,13 @@ final class TentativeCluster {
         freeCpu = new long[n];
         freeMem = new long[n];
         running = new int[n];
+        Map<String, Integer> index = new HashMap<>(n * 2);
         for (int i = 0; i < n; i++) {
             NodeState s = nodes.get(i);
             Resources cap = s.capacity();
             Resources free = s.free();
             names[i] = s.name();
+            index.put(s.name(), i);
             capGpu[i] = cap.gpuMilli();
             capCpu[i] = cap.cpuMilli();
             capMem[i] = cap.memoryMib();
@@ -47,10 +77,55 @@ final class TentativeCluster {
             freeMem[i] = free.memoryMib();
             running[i] = s.runningTasks();
         }
+        this.pendingAttainedGpuS = pendingAttained;
+        this.mayPreempt = mayPreempt;
+        List<Victim> v = new ArrayList<>();
+        if (mayPreempt) {
+            for (RunningJob r : runningJobs) {
+                int[] on = new int[r.nodes().size()];
+                boolean known = true;
+                for (int k = 0; k < on.length; k++) {
+                    Integer i = index.get(r.nodes().get(k));
+                    known &= i != null;
+                    on[k] = i == null ? -1 : i;
+                }
+                // A job on a node the scheduler no longer sees (cordoned) is not ours to stop.
+                if (known) {
+                    v.add(new Victim(r.job().id(), r.job().perTask(), on, r.job().gpus(),
+                            Features.priorUrgencyGpuS(r.job(), r.attainedGpuSecondsAt(now))));
+                }
+            }
+            v.sort((a, b) -> a.urgencyGpuS() != b.urgencyGpuS() ? Double.compare(b.urgencyGpuS(), a.urgencyGpuS())
+                    : a.id().compareTo(b.id()));
+        }
+        this.victims = v;
+    }
+
+    private TentativeCluster(TentativeCluster o) {
+        names = o.names;
+        capGpu = o.capGpu;
+        capCpu = o.capCpu;
+        capMem = o.capMem;
+        freeGpu = o.freeGpu.clone();
+        freeCpu = o.freeCpu.clone();
+        freeMem = o.freeMem.clone();
+        running = o.running.clone();
+        victims = new ArrayList<>(o.victims);
+        pendingAttainedGpuS = o.pendingAttainedGpuS;
+        mayPreempt = o.mayPreempt;
     }
 
     int size() {
         return names.length;
+    }
+
+    /** GPU-seconds a pending job received before it was preempted (0 for a job that never ran). */
+    double attainedGpuS(JobRequest job) {
+        return pendingAttainedGpuS.getOrDefault(job.id(), 0.0);
+    }
+
+    boolean mayPreempt() {
+        return mayPreempt && !victims.isEmpty();
     }
 
     /** How many tasks of size {@code t} fit on node i as it stands. */
@@ -81,6 +156,81 @@ final class TentativeCluster {
             r += x;
         }
         return r;
+    }
+
+    /**
+     * The running jobs to stop so that {@code job} (of prior urgency {@code urgencyGpuS}) can start: strictly
+     * less urgent ones only, least urgent first, one at a time until the gang fits, as the preemptive baselines
+     * do. Empty when it already fits; null when stopping every less urgent job would not make room.
+     */
+    List<Victim> victimsFor(JobRequest job, double urgencyGpuS) {
+        Resources t = job.perTask();
+        if (clusterSlots(t) >= job.tasks()) {
+            return List.of();
+        }
+        if (!mayPreempt) {
+            return null;
+        }
+        double freeable = 0;
+        for (int i = 0; i < names.length; i++) {
+            freeable += freeGpu[i];
+        }
+        for (Victim v : victims) {
+            if (v.urgencyGpuS() > urgencyGpuS) {
+                freeable += v.gpus() * 1000;
+            }
+        }
+        if (freeable < job.total().gpuMilli()) {
+            return null;
+        }
+        TentativeCluster trial = new TentativeCluster(this);
+        List<Victim> chosen = new ArrayList<>();
+        for (Victim v : victims) {
+            if (v.urgencyGpuS() <= urgencyGpuS) {
+                break;
+            }
+            trial.release(v);
+            chosen.add(v);
+            if (trial.clusterSlots(t) >= job.tasks()) {
+                return chosen;
+            }
+        }
+        return null;
+    }
+
+    /** A copy with {@code stop} released: what the cluster would look like after those preemptions. */
+    TentativeCluster without(List<Victim> stop) {
+        TentativeCluster c = new TentativeCluster(this);
+        stop.forEach(c::release);
+        return c;
+    }
+
+    /** Releases a running job's resources for the rest of the round; it is no longer a victim. */
+    void release(Victim v) {
+        for (int i : v.nodes()) {
+            freeGpu[i] += v.perTask().gpuMilli();
+            freeCpu[i] += v.perTask().cpuMilli();
+            freeMem[i] += v.perTask().memoryMib();
+            running[i]--;
+        }
+        victims.remove(v);
+    }
+
+    /** The feasible anchor that leaves the least free after placing one task (kube-scheduler's MostAllocated), or −1. */
+    int mostAllocatedAnchor(JobRequest job) {
+        long slots = clusterSlots(job.perTask());
+        int best = -1;
+        double bestFree = Double.POSITIVE_INFINITY;
+        for (int i = 0; i < names.length; i++) {
+            if (canAnchor(job, i, slots)) {
+                double free = meanFreeRatioAfter(i, job.perTask(), 1);
+                if (free < bestFree) {
+                    bestFree = free;
+                    best = i;
+                }
+            }
+        }
+        return best;
     }
 
     /**

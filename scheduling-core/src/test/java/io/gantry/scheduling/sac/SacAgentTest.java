@@ -78,7 +78,7 @@ class SacAgentTest {
             }
         }
         assertTrue(infeasible > 0, "the case must offer masked candidates to mean anything");
-        assertTrue(s.mask()[s.waitIndex()], "jobs are running, so waiting is allowed");
+        assertFalse(s.mask()[s.waitIndex()], "jobs can start, so waiting is masked (work-conserving)");
         double[] p = agent.probabilities(s);
         SplittableRandom rng = new SplittableRandom(3);
         for (int i = 0; i < p.length; i++) {
@@ -93,10 +93,16 @@ class SacAgentTest {
     }
 
     @Test
-    void waitingIsMaskedWhenNothingRunsAndRoundsNeverOverAllocate() {
+    void waitingIsAllowedOnlyWhenNoJobCanStartAndRoundsNeverOverAllocate() {
         ClusterState empty = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
         CandidateSet s = SacSettings.DEFAULT.features().build(0, mixedQueue(), new TentativeCluster(empty));
         assertFalse(s.mask()[s.waitIndex()], "nothing runs, so a wait would never end");
+        ClusterState full = partlyFullCluster();
+        full.allocate("n0", Resources.ofGpus(8, 8, 32));
+        full.allocate("n1", Resources.ofGpus(4, 8, 32));
+        CandidateSet none = SacSettings.DEFAULT.features().build(0, mixedQueue(), new TentativeCluster(full));
+        assertEquals(1, none.validCount(), "nothing fits and nothing may be preempted: only waiting is left");
+        assertTrue(none.mask()[none.waitIndex()]);
 
         SplittableRandom rng = new SplittableRandom(5);
         for (int round = 0; round < 200; round++) {
@@ -114,6 +120,62 @@ class SacAgentTest {
             }
             assertTrue(exploring.fallbackReason().isEmpty());
         }
+    }
+
+    @Test
+    void aFreshAgentActsAsItsPriorAndThePlainJavaForwardMatchesDjl() {
+        CandidateSet s = SacSettings.DEFAULT.features().build(100, mixedQueue(), new TentativeCluster(partlyFullCluster()));
+        float[] java = agent.logits(s);
+        float[] djl = agent.djlLogits(s);
+        for (int i = 0; i < s.size(); i++) {
+            float prior = s.features()[i * Features.COUNT + Features.PRIOR_INDEX] * Features.PRIOR_SCALE;
+            assertEquals(prior, java[i], 1e-5, "candidate " + i + ": the untrained correction must be exactly 0");
+            assertEquals(djl[i], java[i], 1e-4, "candidate " + i);
+        }
+        // The most probable candidate is the fitting job with the least predicted GPU service: "mid" (100 s × 3 GPUs);
+        // "huge" (10 s × 16 GPUs) is more urgent but fits nowhere and this caller may not preempt.
+        assertEquals("mid", s.jobIds()[agent.act(s, null)]);
+        try (SacAgent trained = SacAgent.create(SacSettings.DEFAULT, 41)) {
+            for (int i = 0; i < 3; i++) {
+                trained.update(fixedBatch(32, 50 + i));
+            }
+            float[] after = trained.logits(s);
+            float[] afterDjl = trained.djlLogits(s);
+            boolean moved = false;
+            for (int i = 0; i < s.size(); i++) {
+                assertEquals(afterDjl[i], after[i], 1e-4, "after training, candidate " + i);
+                float prior = s.features()[i * Features.COUNT + Features.PRIOR_INDEX] * Features.PRIOR_SCALE;
+                assertTrue(Math.abs(after[i] - prior) <= SacSettings.DEFAULT.residualBound() + 1e-5, "the correction is bounded");
+                moved |= Math.abs(after[i] - prior) > 1e-7;
+            }
+            assertTrue(moved, "gradient steps must change the learned correction");
+        }
+    }
+
+    @Test
+    void aMoreUrgentJobPreemptsOnlyLessUrgentRunningJobsAndOnlyWhenAllowed() {
+        ClusterState cluster = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
+        cluster.allocate("n0", Resources.ofGpus(6, 8, 32));
+        cluster.allocate("n0", Resources.ofGpus(2, 8, 32));
+        // "long" has run 10 h on 6 GPUs past its 1 h prediction (2D-LAS urgency 216,000 GPU-s); "young" has 50 s left.
+        JobRequest longJob = new JobRequest("long", "a", 1, Resources.ofGpus(6, 8, 32), 0, 0, 3600, 1e6);
+        JobRequest young = new JobRequest("young", "b", 1, Resources.ofGpus(2, 8, 32), 35_900, 0, 100, 1e6);
+        List<io.gantry.scheduling.framework.RunningJob> running = List.of(
+                new io.gantry.scheduling.framework.RunningJob(longJob, List.of("n0"), 0, 0),
+                new io.gantry.scheduling.framework.RunningJob(young, List.of("n0"), 35_950, 0));
+        JobRequest shortJob = new JobRequest("short", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 600, 600);
+        SchedulingContext ctx = new SchedulingContext(36_000, List.of(shortJob), cluster, running, java.util.Map.of());
+
+        var d = SacPolicy.greedy(agent).decide(ctx);
+        assertEquals(List.of("long"), d.preemptions(), "only the less urgent job is stopped");
+        assertEquals(List.of(new Placement("short", List.of("n0"))), d.placements());
+        assertTrue(SacPolicy.greedy(agent).schedule(ctx).isEmpty(), "a place-only caller never gets a preemption");
+
+        JobRequest longer = new JobRequest("longer", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 1e6, 1e6);
+        var none = SacPolicy.greedy(agent).decide(new SchedulingContext(36_000, List.of(longer), cluster, running,
+                java.util.Map.of()));
+        assertTrue(none.preemptions().isEmpty() && none.placements().isEmpty(),
+                "a job less urgent than every running one waits: " + none);
     }
 
     private static List<Transition> fixedBatch(int n, long seed) {
