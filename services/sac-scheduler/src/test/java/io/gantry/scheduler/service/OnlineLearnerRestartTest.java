@@ -140,11 +140,18 @@ class OnlineLearnerRestartTest {
     void aRestartDecidesWithTheLatestPromotedVersion(@TempDir Path dir) throws Exception {
         PolicyVersions versions = new PolicyVersions(dir);
         List<Placement> promoted;
+        // Untrained agents with the prior all act as the prior, so the newer version has no prior (a plain, randomly
+        // initialised actor): the two versions decide differently and the comparison below can tell which was loaded.
+        SacSettings d = SacSettings.DEFAULT;
+        SacSettings noPrior = new SacSettings(d.windowJobs(), d.nodesPerJob(), d.hidden(), d.gamma(), d.tau(),
+                d.learningRate(), d.alphaLearningRate(), d.initialAlpha(), d.targetEntropyRatio(), d.batchSize(),
+                d.replayCapacity(), d.rewardScaleJobSeconds(), d.balanceWeight(), d.fairnessWeight(), 0, 1);
         try (SacAgent older = SacAgent.create(SacSettings.DEFAULT, 5);
-             SacAgent newer = SacAgent.create(SacSettings.DEFAULT, 6)) {
+             SacAgent newer = SacAgent.create(noPrior, 6)) {
             versions.promote(2, older, Map.of("note", "older"), 2);
             versions.promote(3, newer, Map.of("note", "newer"), 2);
             promoted = SacPolicy.greedy(newer).schedule(context());
+            assertNotEquals(SacPolicy.greedy(older).schedule(context()), promoted, "the two versions decide differently");
         }
         assertEquals(3, versions.latestPromoted().orElseThrow().number());
 
