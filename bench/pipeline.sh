@@ -2,6 +2,9 @@
 # Phase 1 pushes jobs as fast as one producer can for sustained throughput; phase 2 submits at a fixed rate
 # for submit->bind latency. The simulated cluster is large and fast enough that no job waits for capacity,
 # so latency is the pipeline's own: tuner, scheduler, dispatcher and four Kafka hops.
+# Every measured phase also records the CPU time (utime + stime from /proc/<pid>/stat) each process of the system
+# spent, per job: unlike jobs/s, that figure holds when other programs share the machine.
+# `--cpu` runs only the warm-up and the fixed-rate phase, for a quick CPU-per-job reading.
 
 rss_sampler() { # rss_sampler OUTFILE: peak summed RSS (KiB) of every Gantry process, sampled every 0.5 s
   local out=$1 peak=0
@@ -17,8 +20,43 @@ rss_sampler() { # rss_sampler OUTFILE: peak summed RSS (KiB) of every Gantry pro
   done
 }
 
+cpu_snapshot() { # cpu_snapshot OUTFILE: "name ticks" (utime + stime, all threads) of the broker and each service
+  : >"$1"
+  local i
+  for i in "${!SYSTEM_PIDS[@]}"; do
+    echo "${SYSTEM_NAMES[$i]} $(awk '{print $14 + $15}' "/proc/${SYSTEM_PIDS[$i]}/stat" 2>/dev/null || echo 0)" >>"$1"
+  done
+}
+
+system_ticks() { awk '{s += $2} END {print s}' "$1"; }
+
+settle() { # settle: until the system uses at most 0.4 s of CPU per second, twice in a row (at most 60 s)
+  # Consumers off the submit->bind path (priority accounting) may still be working after the last job ended.
+  local quiet=0 waited=0 a b
+  while [ "$quiet" -lt 2 ] && [ "$waited" -lt 60 ]; do
+    cpu_snapshot "$out/cpu_q"; a=$(system_ticks "$out/cpu_q"); sleep 1
+    cpu_snapshot "$out/cpu_q"; b=$(system_ticks "$out/cpu_q"); waited=$((waited + 1))
+    if [ $(((b - a) * 1000 / HZ)) -le 400 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+  done
+}
+
+measured_phase() { # measured_phase NAME REPLAY_ARGS...: one replay, with the system's CPU before and after it
+  local name=$1; shift
+  settle
+  # The idle rate (3 s), to tell what a phase costs per job from what the system spends per second anyway.
+  cpu_snapshot "$out/cpu_idle_$name"
+  sleep 3
+  cpu_snapshot "$out/cpu_before_$name"
+  local t0=$SECONDS
+  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --exit-when-done \
+    --timeout-s 900 --summary "$out/$name.json" "$@" >/dev/null
+  settle
+  cpu_snapshot "$out/cpu_after_$name"
+  echo $((SECONDS - t0)) >"$out/cpu_seconds_$name"
+}
+
 bench_pipeline() {
-  local jobs=10000 rate=200 latency_jobs=3000 warmup=3000 nodes=40 speedup=1000000
+  local jobs=10000 rate=200 latency_jobs=3000 warmup=3000 nodes=40 speedup=1000000 cpu_only=0
   while [ $# -gt 0 ]; do
     case "$1" in
       --jobs) jobs=$2; shift 2 ;;
@@ -26,51 +64,87 @@ bench_pipeline() {
       --latency-jobs) latency_jobs=$2; shift 2 ;;
       --nodes) nodes=$2; shift 2 ;;
       --warmup) warmup=$2; shift 2 ;;
-      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --nodes N)" >&2; return 2 ;;
+      --cpu) cpu_only=1; shift ;;
+      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --nodes N --cpu)" >&2; return 2 ;;
     esac
   done
   local out="$ROOT/bench/results/pipeline"
+  local HZ; HZ=$(getconf CLK_TCK)
+  rm -f "$out"/cpu_* "$out"/throughput.json "$out"/latency.json
   mkdir -p "$out"
   trap stop_all EXIT INT TERM
   local t0=$SECONDS
   start_system "$nodes" "$speedup"
   local ready_s=$((SECONDS - t0))
+  # The broker and the five services: the first six processes started.
+  SYSTEM_PIDS=("${PIDS[@]:0:6}")
+  SYSTEM_NAMES=(kafka-broker)
+  while read -r name _ _; do SYSTEM_NAMES+=("$name"); done <"$RUN/pids"
   rss_sampler "$out/peak_rss_kib" &
   local sampler=$!
   # Each phase replays its own slice of the Philly trace, so no job id repeats across phases.
   log "warm-up: $warmup jobs at $rate jobs/s (not measured: the JVMs compile their hot paths)"
   foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --jobs "$warmup" --rate "$rate" \
     --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/warmup.json" >/dev/null
-  log "phase 1: $jobs jobs as fast as one producer sends them"
-  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$warmup" --jobs "$jobs" --rate 0 \
-    --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/throughput.json" >/dev/null
+  if [ "$cpu_only" = 0 ]; then
+    log "phase 1: $jobs jobs as fast as one producer sends them"
+    measured_phase throughput --skip "$warmup" --jobs "$jobs" --rate 0
+  else
+    jobs=0
+  fi
   log "phase 2: $latency_jobs jobs at $rate jobs/s"
-  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --skip "$((warmup + jobs))" --jobs "$latency_jobs" \
-    --rate "$rate" --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/latency.json" >/dev/null
+  measured_phase latency --skip "$((warmup + jobs))" --jobs "$latency_jobs" --rate "$rate"
   kill "$sampler" 2>/dev/null || true
-  python3 - "$out" "$ready_s" "$nodes" "$rate" <<'PY'
+  python3 - "$out" "$ready_s" "$nodes" "$rate" "$HZ" <<'PY'
 import json, sys, os
-out, ready_s, nodes, rate = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-t = json.load(open(os.path.join(out, "throughput.json")))
-l = json.load(open(os.path.join(out, "latency.json")))
+out, ready_s, nodes, rate, hz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+
+def cpu_ms_per_job(phase, jobs):
+    """CPU milliseconds per job of each process over one phase, and their sum; idle CPU ms per second beside."""
+    def read(f):
+        return {n: int(t) for n, t in (l.split() for l in open(os.path.join(out, f)))}
+    idle, before, after = read(f"cpu_idle_{phase}"), read(f"cpu_before_{phase}"), read(f"cpu_after_{phase}")
+    per = {n: round((after[n] - before[n]) * 1000 / hz / jobs, 2) for n in after}
+    per["total"] = round(sum(per.values()), 2)
+    idle_ms_s = {n: round((before[n] - idle[n]) * 1000 / hz / 3, 1) for n in after}
+    idle_ms_s["total"] = round(sum(idle_ms_s.values()), 1)
+    return {"ms_per_job": per, "idle_ms_per_s": idle_ms_s,
+            "seconds": int(open(os.path.join(out, f"cpu_seconds_{phase}")).read())}
+
+phases = [p for p in ("throughput", "latency") if os.path.exists(os.path.join(out, f"{p}.json"))]
+res = {}
+cpu = {}
+for p in phases:
+    s = json.load(open(os.path.join(out, f"{p}.json")))
+    cpu[p] = cpu_ms_per_job(p, s["submitted"])
+    if p == "throughput":
+        res.update({"jobs": s["submitted"], "sustained_jobs_per_s": round(s["jobs_per_s"], 1),
+                    "throughput_duplicates": s["duplicates"], "throughput_unfinished": s["unfinished"]})
+    else:
+        res.update({"latency_rate_jobs_per_s": rate, "latency_jobs": s["submitted"],
+                    "p50_submit_to_bind_ms": round(s["p50_submit_to_bind_ms"], 1),
+                    "p99_submit_to_bind_ms": round(s["p99_submit_to_bind_ms"], 1),
+                    "latency_duplicates": s["duplicates"], "latency_unfinished": s["unfinished"]})
 peak_kib = int(open(os.path.join(out, "peak_rss_kib")).read().strip() or 0)
-res = {"jobs": t["submitted"], "sustained_jobs_per_s": round(t["jobs_per_s"], 1),
-       "throughput_duplicates": t["duplicates"], "throughput_unfinished": t["unfinished"],
-       "latency_rate_jobs_per_s": rate, "latency_jobs": l["submitted"],
-       "p50_submit_to_bind_ms": round(l["p50_submit_to_bind_ms"], 1),
-       "p99_submit_to_bind_ms": round(l["p99_submit_to_bind_ms"], 1),
-       "peak_rss_gib": round(peak_kib / 1024 / 1024, 2), "ready_s": ready_s, "simulated_nodes": nodes}
+res.update({"peak_rss_gib": round(peak_kib / 1024 / 1024, 2), "ready_s": ready_s, "simulated_nodes": nodes,
+            "load_average_1m_at_end": os.getloadavg()[0], "cpu_ms_per_job": cpu})
 json.dump(res, open(os.path.join(out, "summary.json"), "w"), indent=2)
 targets = {"sustained_jobs_per_s": (">=", 500), "p99_submit_to_bind_ms": ("<=", 100),
            "peak_rss_gib": ("<=", 2.5), "ready_s": ("<=", 60)}
 print(f"{'figure':28} {'value':>10}  target")
 for k, v in res.items():
+    if k == "cpu_ms_per_job":
+        continue
     tgt = targets.get(k)
     mark = ""
     if tgt:
         ok = v >= tgt[1] if tgt[0] == ">=" else v <= tgt[1]
         mark = f"{tgt[0]} {tgt[1]}  {'met' if ok else 'MISSED'}"
     print(f"{k:28} {v:>10}  {mark}")
+print(f"\n{'CPU ms per job (idle ms/s)':28}" + "".join(f" {p:>20}" for p in phases))
+for n in cpu[phases[0]]["ms_per_job"]:
+    print(f"{n:28}" + "".join(f" {cpu[p]['ms_per_job'][n]:>11} ({cpu[p]['idle_ms_per_s'][n]:>6})" for p in phases))
+print(f"{'phase seconds':28}" + "".join(f" {cpu[p]['seconds']:>20}" for p in phases))
 print(f"written: {out}/summary.json")
 PY
 }
