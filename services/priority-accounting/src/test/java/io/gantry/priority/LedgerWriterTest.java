@@ -1,0 +1,83 @@
+package io.gantry.priority;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.Events;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.Topics;
+import io.gantry.kafka.KafkaBrokerTestResource;
+import io.gantry.kafka.TopicProbe;
+import io.gantry.priority.persistence.ProcessedEvent;
+import io.gantry.priority.service.AccountingStore;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events are written in batches, one transaction each: an event the database refuses must fail alone (dead-lettered
+ * with the database's reason) while the events batched with it are applied.
+ */
+@QuarkusTest
+@QuarkusTestResource(KafkaBrokerTestResource.class)
+class LedgerWriterTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Inject
+    AccountingStore store;
+
+    private static JobCompleted completed(String jobId, String user) {
+        Instant at = Instant.now();
+        return new JobCompleted(Events.newId(), 1, at, jobId, user, List.of("n1"),
+                new ResourceAmounts(1000, 1000, 1024), at.minusSeconds(60), 10);
+    }
+
+    @Test
+    void anEventTheDatabaseRefusesIsDeadLetteredAloneAndItsBatchIsApplied() throws InterruptedException {
+        String run = UUID.randomUUID().toString().substring(0, 8);
+        String user = "batch-" + run;
+        // A valid event (the contract sets no length), but longer than the ledger's job_id column (300).
+        JobCompleted tooLong = completed("long-" + run + "-" + "x".repeat(320), user);
+        List<JobCompleted> good = List.of(completed("ok-1-" + run, user), completed("ok-2-" + run, user),
+                completed("ok-3-" + run, user));
+        try (TopicProbe probe = new TopicProbe(KafkaBrokerTestResource.broker().bootstrapServers())) {
+            probe.send(Topics.JOBS_LIFECYCLE, good.get(0).key(), EventCodec.encode(good.get(0)));
+            probe.send(Topics.JOBS_LIFECYCLE, tooLong.key(), EventCodec.encode(tooLong));
+            probe.send(Topics.JOBS_LIFECYCLE, good.get(1).key(), EventCodec.encode(good.get(1)));
+            probe.send(Topics.JOBS_LIFECYCLE, good.get(2).key(), EventCodec.encode(good.get(2)));
+
+            var dead = probe.await(Topics.deadLetter("priority-accounting"), 1, WAIT,
+                    r -> r.key().equals(tooLong.key()));
+            assertEquals(1, dead.size());
+            assertTrue(dead.get(0).value().contains(tooLong.eventId()), "the refused event itself is dead-lettered");
+        }
+        for (JobCompleted e : good) {
+            awaitProcessed(e);
+        }
+        // Applied exactly once: the database refuses each good event as already processed.
+        for (JobCompleted e : good) {
+            assertTrue(store.apply(e, user).isEmpty(), e.jobId() + " is recorded as processed");
+        }
+        assertTrue(QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(tooLong.eventId()) == null),
+                "the refused event left nothing behind");
+    }
+
+    private static void awaitProcessed(JobCompleted e) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(e.eventId()) == null)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + e.jobId() + " to be applied");
+            }
+            Thread.sleep(100);
+        }
+    }
+}
