@@ -57,6 +57,8 @@ measured_phase() { # measured_phase NAME REPLAY_ARGS...: one replay, with the sy
 
 bench_pipeline() {
   local jobs=10000 rate=200 latency_jobs=3000 warmup=3000 nodes=40 speedup=1000000 cpu_only=0
+  # The backbone as issue 2 defines it decides with kube-default; --policy sac measures the learned policy instead.
+  local policy=kube-default
   while [ $# -gt 0 ]; do
     case "$1" in
       --jobs) jobs=$2; shift 2 ;;
@@ -65,7 +67,8 @@ bench_pipeline() {
       --nodes) nodes=$2; shift 2 ;;
       --warmup) warmup=$2; shift 2 ;;
       --cpu) cpu_only=1; shift ;;
-      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --nodes N --cpu)" >&2; return 2 ;;
+      --policy) policy=$2; shift 2 ;;
+      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --nodes N --cpu --policy P)" >&2; return 2 ;;
     esac
   done
   local out="$ROOT/bench/results/pipeline"
@@ -74,7 +77,7 @@ bench_pipeline() {
   mkdir -p "$out"
   trap stop_all EXIT INT TERM
   local t0=$SECONDS
-  start_system "$nodes" "$speedup"
+  GANTRY_SCHEDULER_POLICY="$policy" start_system "$nodes" "$speedup"
   local ready_s=$((SECONDS - t0))
   # The broker and the five services: the first six processes started.
   SYSTEM_PIDS=("${PIDS[@]:0:6}")
@@ -95,9 +98,9 @@ bench_pipeline() {
   log "phase 2: $latency_jobs jobs at $rate jobs/s"
   measured_phase latency --skip "$((warmup + jobs))" --jobs "$latency_jobs" --rate "$rate"
   kill "$sampler" 2>/dev/null || true
-  python3 - "$out" "$ready_s" "$nodes" "$rate" "$HZ" <<'PY'
+  python3 - "$out" "$ready_s" "$nodes" "$rate" "$HZ" "$policy" <<'PY'
 import json, sys, os
-out, ready_s, nodes, rate, hz = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+out, ready_s, nodes, rate, hz, policy = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
 
 def cpu_ms_per_job(phase, jobs):
     """CPU milliseconds per job of each process over one phase, and their sum; idle CPU ms per second beside."""
@@ -126,7 +129,7 @@ for p in phases:
                     "p99_submit_to_bind_ms": round(s["p99_submit_to_bind_ms"], 1),
                     "latency_duplicates": s["duplicates"], "latency_unfinished": s["unfinished"]})
 peak_kib = int(open(os.path.join(out, "peak_rss_kib")).read().strip() or 0)
-res.update({"peak_rss_gib": round(peak_kib / 1024 / 1024, 2), "ready_s": ready_s, "simulated_nodes": nodes,
+res.update({"peak_rss_gib": round(peak_kib / 1024 / 1024, 2), "ready_s": ready_s, "simulated_nodes": nodes, "policy": policy,
             "load_average_1m_at_end": os.getloadavg()[0], "cpu_ms_per_job": cpu})
 json.dump(res, open(os.path.join(out, "summary.json"), "w"), indent=2)
 targets = {"sustained_jobs_per_s": (">=", 500), "p99_submit_to_bind_ms": ("<=", 100),

@@ -85,7 +85,7 @@ class PipelineEndToEndTest {
                 assertEquals(JOBS, decisions.size(), "one decision per job");
                 for (TopicProbe.Seen s : decisions) {
                     SchedulingDecision d = EventCodec.decode(s.value(), SchedulingDecision.class);
-                    assertEquals("kube-default", d.policy());
+                    assertEquals("sac", d.policy(), "the default policy");
                     assertFalse(d.policyVersion().isBlank());
                 }
                 probe.await(Topics.deadLetter("job-tuner"), 1, Duration.ofSeconds(30), s -> s.key().equals("garbage"));

@@ -52,13 +52,13 @@ class SchedulerPipelineTest {
             SchedulingDecision d = EventCodec.decode(probe.await(Topics.SCHEDULING_DECISIONS, 1, WAIT,
                     s -> s.key().equals("fits")).get(0).value(), SchedulingDecision.class);
             assertEquals(List.of("n1"), d.nodes());
-            assertEquals("kube-default", d.policy());
+            assertEquals("sac", d.policy(), "the default policy");
 
             JobRejected r = EventCodec.decode(probe.await(Topics.JOBS_LIFECYCLE, 1, WAIT,
                     s -> s.key().equals("huge")).get(0).value(), JobRejected.class);
             assertEquals("sac-scheduler", r.stage());
         }
-        given().get("/scheduler/queue").then().statusCode(200).body("policy", equalTo("kube-default"));
+        given().get("/scheduler/queue").then().statusCode(200).body("policy", equalTo("sac"));
         given().get("/q/health/ready").then().statusCode(200);
     }
 }

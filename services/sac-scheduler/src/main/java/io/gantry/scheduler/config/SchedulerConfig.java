@@ -7,7 +7,7 @@ import io.smallrye.config.WithDefault;
 public interface SchedulerConfig {
 
     /** The policy that decides, by its registered name in scheduling-core. */
-    @WithDefault("kube-default")
+    @WithDefault("sac")
     String policy();
 
     /** The version named in every decision; built-in heuristics have one fixed version. */
