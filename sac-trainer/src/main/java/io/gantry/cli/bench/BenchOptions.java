@@ -47,7 +47,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --fair-weight     most priority the fair-share term adds, with --fair on (default 100)
               --fair-refresh    seconds of virtual time between recomputations, with --fair on (default 300)
               --fair-reserve    with --fair on: once the highest-priority job has waited S seconds and fits
-                                nowhere, reserve nodes for it until it starts (default: no reservations)
+                                nowhere, reserve nodes for it until it starts (default: no reservations);
+                                only for policies that never preempt (not tiresias or sac)
               --out         output folder (default bench/results/<timestamp>)
               --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
                             queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized

@@ -82,6 +82,13 @@ public final class StarvationReservation implements SchedulingPolicy {
         }
         Decision d = inner.decide(new SchedulingContext(ctx.now(), offered, view, ctx.running(),
                 ctx.pendingAttainedGpuS()));
+        if (!d.preemptions().isEmpty()) {
+            // The inner policy planned its preemptions on a view without the reserved nodes and without the holder's
+            // placement, so they need not agree with this round's placements (seen: sac placing onto a node the
+            // holder had just filled). Refuse (a usage error: a wrong pairing) rather than run an inconsistent schedule.
+            throw new IllegalArgumentException("starvation reservations work only with policies that never preempt; "
+                    + inner.name() + " preempted at t=" + ctx.now() + " s");
+        }
         placements.addAll(d.placements());
         if (holderId == null) {
             holderId = starvingHead(ctx, pending, placements);
