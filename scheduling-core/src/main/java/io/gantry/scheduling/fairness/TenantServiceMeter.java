@@ -27,7 +27,8 @@ import java.util.Set;
 public final class TenantServiceMeter {
 
     /** One tenant's totals over the time it was backlogged. */
-    public record TenantService(double backloggedS, double allocatedGpuS, double entitledGpuS) {
+    public record TenantService(double backloggedS, double allocatedGpuS, double entitledGpuS, double waitingS,
+                                double allocatedWhileWaitingGpuS, double entitledWhileWaitingGpuS) {
         /** Allocated ÷ entitled, capped at 1; NaN when the tenant never had a job. */
         public double normalisedService() {
             if (backloggedS <= 0 || entitledGpuS <= 0) {
@@ -35,17 +36,32 @@ public final class TenantServiceMeter {
             }
             return Math.min(1.0, allocatedGpuS / entitledGpuS);
         }
+
+        /**
+         * The same ratio over only the time the tenant had a job in the queue (issue 6's literal window, reported beside
+         * the main figure as {@code jain_while_waiting}); NaN when it never waited.
+         */
+        public double normalisedServiceWhileWaiting() {
+            if (waitingS <= 0 || entitledWhileWaitingGpuS <= 0) {
+                return Double.NaN;
+            }
+            return Math.min(1.0, allocatedWhileWaitingGpuS / entitledWhileWaitingGpuS);
+        }
     }
 
     private static final class Tenant {
         final double weight;
         int jobsInSystem;
+        int waitingJobs;
         double demandGpus;
         double allocatedGpus;
         double entitledGpus;
         double backloggedS;
         double allocatedGpuS;
         double entitledGpuS;
+        double waitingS;
+        double allocatedWhileWaitingGpuS;
+        double entitledWhileWaitingGpuS;
 
         Tenant(double weight) {
             this.weight = weight;
@@ -73,6 +89,11 @@ public final class TenantServiceMeter {
             t.backloggedS += dt;
             t.allocatedGpuS += t.allocatedGpus * dt;
             t.entitledGpuS += t.entitledGpus * dt;
+            if (t.waitingJobs > 0) {
+                t.waitingS += dt;
+                t.allocatedWhileWaitingGpuS += t.allocatedGpus * dt;
+                t.entitledWhileWaitingGpuS += t.entitledGpus * dt;
+            }
         }
     }
 
@@ -99,6 +120,7 @@ public final class TenantServiceMeter {
     /** A job of {@code tenant} needing {@code gpus} GPUs entered the system and waits. Tenants have weight 1. */
     public void arrived(String tenant, double gpus) {
         Tenant t = tenants.computeIfAbsent(tenant, k -> new Tenant(1.0));
+        t.waitingJobs++;
         if (t.jobsInSystem++ == 0) {
             backlogged.add(t);
         }
@@ -108,12 +130,16 @@ public final class TenantServiceMeter {
 
     /** A waiting job of {@code tenant} started on {@code gpus} GPUs. */
     public void started(String tenant, double gpus) {
-        tenants.get(tenant).allocatedGpus += gpus;
+        Tenant t = tenants.get(tenant);
+        t.allocatedGpus += gpus;
+        t.waitingJobs--;
     }
 
     /** A running job of {@code tenant} was preempted back into the queue (it still needs its GPUs). */
     public void preempted(String tenant, double gpus) {
-        tenants.get(tenant).allocatedGpus -= gpus;
+        Tenant t = tenants.get(tenant);
+        t.allocatedGpus -= gpus;
+        t.waitingJobs++;
     }
 
     /** A running job of {@code tenant} finished. */
@@ -132,7 +158,8 @@ public final class TenantServiceMeter {
 
     public Map<String, TenantService> totals() {
         Map<String, TenantService> out = new LinkedHashMap<>();
-        tenants.forEach((name, t) -> out.put(name, new TenantService(t.backloggedS, t.allocatedGpuS, t.entitledGpuS)));
+        tenants.forEach((name, t) -> out.put(name, new TenantService(t.backloggedS, t.allocatedGpuS, t.entitledGpuS,
+                t.waitingS, t.allocatedWhileWaitingGpuS, t.entitledWhileWaitingGpuS)));
         return out;
     }
 
@@ -142,5 +169,10 @@ public final class TenantServiceMeter {
      */
     public static double jainIndex(Map<String, TenantService> totals) {
         return JainIndex.of(totals.values().stream().map(TenantService::normalisedService).toList());
+    }
+
+    /** Jain's index over {@link TenantService#normalisedServiceWhileWaiting()} of the tenants that ever waited. */
+    public static double jainIndexWhileWaiting(Map<String, TenantService> totals) {
+        return JainIndex.of(totals.values().stream().map(TenantService::normalisedServiceWhileWaiting).toList());
     }
 }

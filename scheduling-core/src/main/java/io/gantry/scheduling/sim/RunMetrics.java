@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95JctS, double p99JctS, double avgQueueS,
                          double avgSlowdown, double makespanS, double gpuAllocRatio, double nodeCv,
-                         double jainFairness, double maxFtfRho) {
+                         double jainFairness, double jainWhileWaiting, double maxFtfRho) {
 
     static final double SLOWDOWN_FLOOR_S = 1.0;
 
@@ -31,7 +31,8 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
         int n = out.size();
         if (n == 0) {
             return new RunMetrics(0, 0, 0, 0, 0, 0, 0, 0, r.gpuAllocRatio(), r.nodeCv(),
-                    TenantServiceMeter.jainIndex(r.tenantService()), 1);
+                    TenantServiceMeter.jainIndex(r.tenantService()),
+                    TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), 1);
         }
         double[] jct = new double[n];
         double sumJct = 0;
@@ -66,7 +67,8 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
         Arrays.sort(jct);
         return new RunMetrics(n, sumJct / n, percentile(jct, 50), percentile(jct, 95), percentile(jct, 99), sumQueue / n,
                 sumSlow / n, lastFinish - firstSubmit, r.gpuAllocRatio(), r.nodeCv(),
-                TenantServiceMeter.jainIndex(r.tenantService()), maxRho);
+                TenantServiceMeter.jainIndex(r.tenantService()),
+                TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), maxRho);
     }
 
     /** Nearest-rank percentile of sorted values. */

@@ -123,4 +123,22 @@ class FairShareModelTest {
         assertEquals(80, p.allocatedGpuS(), 1e-9);
         assertEquals(0.5, p.normalisedService(), 1e-12);
     }
+
+    @Test
+    void theWhileWaitingWindowCountsOnlyTimeWithAJobInTheQueue() {
+        TenantServiceMeter m = new TenantServiceMeter(8);
+        m.arrived("a", 8);
+        m.started("a", 8);
+        m.arrived("b", 8);
+        m.advance(100); // b waits while a holds every GPU: entitled to 4 (max-min between two demands of 8), given 0
+        m.finished("a", 8);
+        m.started("b", 8);
+        m.advance(100); // b alone runs on all 8, its whole fair share
+        m.finished("b", 8);
+        Map<String, TenantServiceMeter.TenantService> t = m.totals();
+        assertTrue(Double.isNaN(t.get("a").normalisedServiceWhileWaiting()), "a never waited");
+        assertEquals(0.0, t.get("b").normalisedServiceWhileWaiting(), 1e-12);
+        assertEquals(100.0, t.get("b").waitingS(), 1e-12);
+        assertEquals(800.0 / 1200.0, t.get("b").normalisedService(), 1e-12); // 0·100 + 8·100 over 4·100 + 8·100
+    }
 }
