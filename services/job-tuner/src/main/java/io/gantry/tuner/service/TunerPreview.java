@@ -1,10 +1,6 @@
 package io.gantry.tuner.service;
 
-import com.fasterxml.jackson.core.JsonParseException;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
@@ -14,10 +10,10 @@ import io.gantry.events.ResourceAmounts;
 import io.gantry.events.TuningChange;
 import io.gantry.events.TuningOptions;
 import io.gantry.events.Violation;
+import io.gantry.service.support.rest.JsonBodyError;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * "What would the tuner do with this job, and why?" without submitting it. The body is a {@code JobSubmitted}'s JSON;
@@ -109,40 +105,13 @@ public class TunerPreview {
      * mapping error of the enclosing object, which would name only the object), else the mapping path of a wrong type.
      */
     static Rejection unreadable(JsonProcessingException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof JsonParseException p) {
-                JsonParser parser = p.getProcessor();
-                String path = parser == null ? "" : pathOf(parser.getParsingContext());
-                return new Rejection(path.isEmpty() ? "body" : path, "malformed JSON: " + firstLine(p.getOriginalMessage()));
-            }
+        JsonBodyError err = JsonBodyError.of(e);
+        if (err.malformed()) {
+            return new Rejection(err.field(), "malformed JSON: " + err.message());
         }
-        String reason = firstLine(e.getOriginalMessage());
-        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-            String path = m.getPath().stream()
-                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
-            return new Rejection(path, "has the wrong type or format: " + reason);
+        if (err.inField()) {
+            return new Rejection(err.field(), "has the wrong type or format: " + err.message());
         }
-        return new Rejection("body", "cannot be read as a JobSubmitted-shaped JSON object: " + reason);
-    }
-
-    private static String pathOf(JsonStreamContext ctx) {
-        StringBuilder sb = new StringBuilder();
-        for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
-            String part = c.inArray() ? "[" + c.getCurrentIndex() + "]" : c.getCurrentName();
-            if (part == null) {
-                continue;
-            }
-            sb.insert(0, sb.isEmpty() || sb.charAt(0) == '[' ? part : part + ".");
-        }
-        return sb.toString();
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        return new Rejection("body", "cannot be read as a JobSubmitted-shaped JSON object: " + err.message());
     }
 }

@@ -1,10 +1,6 @@
 package io.gantry.priority.rest;
 
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import io.gantry.priority.messaging.PriorityPublisher;
 import io.gantry.priority.persistence.JobRun;
 import io.gantry.priority.persistence.UsageInterval;
@@ -13,6 +9,7 @@ import io.gantry.priority.rest.ProblemResponse.FieldError;
 import io.gantry.priority.service.AccountingStore;
 import io.gantry.priority.service.PriorityBook;
 import io.gantry.scheduling.fairness.DynamicPriority;
+import io.gantry.service.support.rest.JsonBodyError;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -28,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Admin API for users, their base priorities and entitlements, their usage, and the fairness picture. */
@@ -163,41 +159,9 @@ public class PriorityResource {
      */
     @ServerExceptionMapper
     public Response badJson(JsonProcessingException e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof JsonParseException p) {
-                String path = p.getProcessor() == null ? "" : pathOf(p.getProcessor().getParsingContext());
-                JsonLocation at = p.getLocation();
-                String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-                return ProblemResponse.badRequest(List.of(new FieldError(path.isEmpty() ? "body" : path,
-                        "is not valid JSON" + where + ": " + firstLine(p.getOriginalMessage()))));
-            }
-        }
-        String field = e instanceof JsonMappingException m && !m.getPath().isEmpty()
-                ? m.getPath().stream().map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                        .collect(Collectors.joining("."))
-                : "body";
-        String reason = e instanceof JsonMappingException ? "has the wrong type or format" : "is not valid JSON";
-        return ProblemResponse.badRequest(List.of(new FieldError(field, reason + ": " + firstLine(e.getOriginalMessage()))));
-    }
-
-    /** The dotted path of the field the parser was in, e.g. {@code weight}; empty at the top level. */
-    private static String pathOf(JsonStreamContext ctx) {
-        StringBuilder sb = new StringBuilder();
-        for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
-            String part = c.inArray() ? "[" + c.getCurrentIndex() + "]" : c.getCurrentName();
-            if (part != null) {
-                sb.insert(0, sb.isEmpty() || sb.charAt(0) == '[' ? part : part + ".");
-            }
-        }
-        return sb.toString();
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unreadable";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
+        JsonBodyError err = JsonBodyError.of(e);
+        String reason = err.malformed() ? "is not valid JSON" + err.where() : "has the wrong type or format";
+        return ProblemResponse.badRequest(List.of(new FieldError(err.field(), reason + ": " + err.message())));
     }
 
     private static void validate(UserRequest body, List<FieldError> errors) {
