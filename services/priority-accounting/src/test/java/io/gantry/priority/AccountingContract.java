@@ -214,8 +214,12 @@ abstract class AccountingContract {
             send(probe, completed("metered-" + run, metered, t0.plusSeconds(600), 600));
             await("the stint in the ledger", () -> store.user(metered).isPresent() && intervals(metered) == 1);
         }
-        // The gauges follow the recomputation, once a second.
-        await("the user's gauges", () -> !Double.isNaN(sample(scrape(), "gantry_priority_user_priority", label)));
+        // The gauges follow the recomputation, once a second: one made between the start and the completion shows
+        // the job still running (2 GPUs since t0, ~1,800 GPU-s), so wait for one made after the completion.
+        await("the user's gauges after the completion", () -> {
+            double u = sample(scrape(), "gantry_priority_user_usage_gpu_seconds", label);
+            return !Double.isNaN(u) && u <= 1200;
+        });
         String text = scrape();
         DynamicPriority.Assessment now = book.assess(Instant.now()).get(metered);
         assertEquals(now.priority(), sample(text, "gantry_priority_user_priority", label),
