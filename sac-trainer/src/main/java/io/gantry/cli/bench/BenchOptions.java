@@ -125,13 +125,13 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     default -> throw new IllegalArgumentException("--fair takes on or off, got '" + v + "'");
                 };
                 case "--fair-half-life" -> {
-                    fairSettings = new FairShareTracker.Settings(positive(flag, v), fairSettings.fairShareWeight(),
+                    fairSettings = new FairShareTracker.Settings(positiveSeconds(flag, v), fairSettings.fairShareWeight(),
                             fairSettings.refreshIntervalS());
                     fairTuned = true;
                 }
                 case "--fair-weight" -> {
                     double w = number(flag, v);
-                    if (!(w >= 0) || Double.isInfinite(w)) {
+                    if (!(w >= 0)) {
                         throw new IllegalArgumentException("--fair-weight takes a finite number ≥ 0, got '" + v + "'");
                     }
                     fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), w, fairSettings.refreshIntervalS());
@@ -139,12 +139,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 }
                 case "--fair-refresh" -> {
                     fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), fairSettings.fairShareWeight(),
-                            positive(flag, v));
+                            positiveSeconds(flag, v));
                     fairTuned = true;
                 }
                 case "--fair-reserve" -> {
                     fairReserveS = number(flag, v);
-                    if (!(fairReserveS >= 0) || Double.isInfinite(fairReserveS)) {
+                    if (!(fairReserveS >= 0)) {
                         throw new IllegalArgumentException(
                                 "--fair-reserve takes a finite number of seconds ≥ 0, got '" + v + "'");
                     }
@@ -177,9 +177,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 fairShare ? fairSettings : null, fairReserveS, out, tuner, tunerScaling, usage);
     }
 
-    private static double positive(String flag, String v) {
+    /** Like {@link FlagValues#positive} but says the unit (number already refuses NaN and infinities). */
+    private static double positiveSeconds(String flag, String v) {
         double d = number(flag, v);
-        if (!(d > 0) || Double.isInfinite(d)) {
+        if (!(d > 0)) {
             throw new IllegalArgumentException(flag + " takes a finite number of seconds > 0, got '" + v + "'");
         }
         return d;
