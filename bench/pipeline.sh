@@ -56,9 +56,12 @@ measured_phase() { # measured_phase NAME REPLAY_ARGS...: one replay, with the sy
 }
 
 bench_pipeline() {
-  local jobs=10000 rate=200 latency_jobs=3000 warmup=3000 nodes=40 speedup=1000000 cpu_only=0
+  local jobs=10000 rate=200 latency_jobs=3000 warmup=35000 warmup_rate=400 nodes=40 speedup=1000000 cpu_only=0
   # The backbone as issue 2 defines it decides with kube-default; --policy sac measures the learned policy instead.
   local policy=kube-default
+  # The replay tool is the load generator, a fresh JVM per phase on the same two cores: C1 alone keeps its own
+  # compiling (otherwise ~2 ms of CPU per job during the measured phase) from competing with the system measured.
+  local CLI_JAVA_OPTS="${GANTRY_LOADGEN_JAVA_OPTS:--Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
   while [ $# -gt 0 ]; do
     case "$1" in
       --jobs) jobs=$2; shift 2 ;;
@@ -66,9 +69,10 @@ bench_pipeline() {
       --latency-jobs) latency_jobs=$2; shift 2 ;;
       --nodes) nodes=$2; shift 2 ;;
       --warmup) warmup=$2; shift 2 ;;
+      --warmup-rate) warmup_rate=$2; shift 2 ;;
       --cpu) cpu_only=1; shift ;;
       --policy) policy=$2; shift 2 ;;
-      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --nodes N --cpu --policy P)" >&2; return 2 ;;
+      *) echo "bench-pipeline: unknown flag $1 (flags: --jobs N --rate R --latency-jobs N --warmup N --warmup-rate R --nodes N --cpu --policy P)" >&2; return 2 ;;
     esac
   done
   local out="$ROOT/bench/results/pipeline"
@@ -86,8 +90,8 @@ bench_pipeline() {
   rss_sampler "$out/peak_rss_kib" &
   local sampler=$!
   # Each phase replays its own slice of the Philly trace, so no job id repeats across phases.
-  log "warm-up: $warmup jobs at $rate jobs/s (not measured: the JVMs compile their hot paths)"
-  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --jobs "$warmup" --rate "$rate" \
+  log "warm-up: $warmup jobs at $warmup_rate jobs/s (not measured: the JVMs compile their hot paths)"
+  foreground cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --jobs "$warmup" --rate "$warmup_rate" \
     --speedup "$speedup" --exit-when-done --timeout-s 900 --summary "$out/warmup.json" >/dev/null
   if [ "$cpu_only" = 0 ]; then
     log "phase 1: $jobs jobs as fast as one producer sends them"
