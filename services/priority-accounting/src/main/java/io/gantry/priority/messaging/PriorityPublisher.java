@@ -59,7 +59,10 @@ public class PriorityPublisher {
         publish(book.publications(Instant.now()));
     }
 
-    @Scheduled(every = "${gantry.priority.recompute-interval:1s}", delayed = "1s")
+    // Not before start-up has finished: until then the outgoing channel is not connected yet, and sending on it failed
+    // with "Unable to connect an emitter" in every start's log.
+    @Scheduled(every = "${gantry.priority.recompute-interval:1s}", delayed = "1s",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void recompute() {
         publish(book.publications(Instant.now()));
     }
