@@ -13,12 +13,15 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HTTPGetAction;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -265,6 +268,36 @@ class DeploymentManifestsTest {
         }
         assertEquals(Optional.of("kubernetes"), env(container(m.one(Deployment.class, "pod-dispatcher"), "pod-dispatcher"),
                 "GANTRY_DISPATCHER_CLUSTER"));
+    }
+
+    /**
+     * The online learner reloads its latest promoted version from its data directory after a restart; on Kubernetes
+     * that directory must be a claimed volume, or a rescheduled pod silently starts over from the shipped checkpoint.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void schedulerKeepsPromotedPolicyVersionsOnAPersistentVolume(String overlay) {
+        Manifests m = overlay(overlay);
+        assertTrue(ServiceSources.of("sac-scheduler").javaSource("io/gantry/scheduler/config/LearnerConfig.java")
+                .contains("${" + ServiceSources.DATA_DIR_ENV + ":"), "the learner's data dir no longer reads " + ServiceSources.DATA_DIR_ENV);
+        Deployment d = m.one(Deployment.class, "sac-scheduler");
+        Container c = container(d, "sac-scheduler");
+        String dataDir = env(c, ServiceSources.DATA_DIR_ENV).orElseThrow(() -> new AssertionError("sac-scheduler sets no "
+                + ServiceSources.DATA_DIR_ENV + ": its policy versions would go to the container's working directory"));
+        VolumeMount mount = Optional.ofNullable(c.getVolumeMounts()).orElse(List.of()).stream()
+                .filter(v -> v.getMountPath().equals(dataDir)).findFirst()
+                .orElseThrow(() -> new AssertionError("nothing is mounted at " + dataDir));
+        Volume volume = d.getSpec().getTemplate().getSpec().getVolumes().stream().filter(v -> v.getName().equals(mount.getName()))
+                .findFirst().orElseThrow(() -> new AssertionError("no volume " + mount.getName()));
+        assertNotNull(volume.getPersistentVolumeClaim(), dataDir + " is not on a PersistentVolumeClaim");
+        PersistentVolumeClaim claim = m.one(PersistentVolumeClaim.class, volume.getPersistentVolumeClaim().getClaimName());
+        assertEquals(d.getMetadata().getNamespace(), claim.getMetadata().getNamespace());
+        // One pod at a time may hold a ReadWriteOnce claim: the old pod must be gone before the new one starts.
+        assertEquals("Recreate", d.getSpec().getStrategy().getType());
+        assertEquals(1, d.getSpec().getReplicas());
+        var security = d.getSpec().getTemplate().getSpec().getSecurityContext();
+        assertTrue(security != null && security.getFsGroup() != null,
+                "without an fsGroup the image's non-root user cannot write the claimed volume");
     }
 
     @ParameterizedTest

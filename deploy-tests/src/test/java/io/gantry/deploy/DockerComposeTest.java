@@ -34,11 +34,12 @@ import org.junit.jupiter.api.Test;
 class DockerComposeTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static JsonNode compose;
     private static JsonNode services;
 
     @BeforeAll
     static void read() throws IOException {
-        JsonNode compose = YAML.readTree(ServiceSources.ROOT.resolve("docker-compose.yml").toFile());
+        compose = YAML.readTree(ServiceSources.ROOT.resolve("docker-compose.yml").toFile());
         services = compose.path("services");
         assertTrue(services.isObject(), "docker-compose.yml has no services");
     }
@@ -117,6 +118,37 @@ class DockerComposeTest {
                 assertFalse(env(service(name)).containsKey("GANTRY_DB_URL"), name);
             }
         }
+    }
+
+    /** Promoted policy versions must outlive a re-created container, and the image's user must be able to write them. */
+    @Test
+    void schedulerKeepsPromotedPolicyVersionsOnANamedVolume() {
+        JsonNode scheduler = service("sac-scheduler");
+        String dataDir = env(scheduler).get(ServiceSources.DATA_DIR_ENV);
+        assertNotNull(dataDir, "sac-scheduler sets no " + ServiceSources.DATA_DIR_ENV);
+        String volume = namedVolumeAt(scheduler, dataDir);
+        assertTrue(compose.path("volumes").has(volume), volume + " is not a named volume of the compose file");
+        // Something owned by the image's user must hand the new (root-owned) volume over before the service starts.
+        boolean handedOver = false;
+        for (var it = scheduler.path("depends_on").properties().iterator(); it.hasNext(); ) {
+            var dep = it.next();
+            JsonNode init = service(dep.getKey());
+            if ("service_completed_successfully".equals(dep.getValue().path("condition").asText())
+                    && init.path("entrypoint").toString().contains("chown") && volume.equals(namedVolumeAt(init, dataDir))) {
+                handedOver = true;
+            }
+        }
+        assertTrue(handedOver, "no one-shot step chowns " + volume + " before sac-scheduler starts");
+    }
+
+    private static String namedVolumeAt(JsonNode service, String path) {
+        for (JsonNode v : service.path("volumes")) {
+            String[] parts = v.asText().split(":");
+            if (parts.length >= 2 && parts[1].equals(path)) {
+                return parts[0];
+            }
+        }
+        throw new AssertionError(service + " mounts nothing at " + path);
     }
 
     @Test

@@ -19,6 +19,9 @@ final class ServiceSources {
 
     static final Path ROOT = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
 
+    /** The environment variable a service's own default for its data directory reads ({@code ${GANTRY_DATA_DIR:…}}). */
+    static final String DATA_DIR_ENV = "GANTRY_DATA_DIR";
+
     final String name;
     final Properties properties = new Properties();
     final String pom;
@@ -50,6 +53,16 @@ final class ServiceSources {
     int httpPort() {
         return Integer.parseInt(property("quarkus.http.port", null)
                 .orElseThrow(() -> new AssertionError(name + ": quarkus.http.port not set")));
+    }
+
+    /** A source file of the service, relative to its {@code src/main/java}. */
+    String javaSource(String relativePath) {
+        Path file = ROOT.resolve("services").resolve(name).resolve("src/main/java").resolve(relativePath);
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file, e);
+        }
     }
 
     boolean hasDependency(String artifactId) {
