@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -56,7 +59,8 @@ class DeploymentManifestsTest {
             "kafka.strimzi.io/v1beta2 Kafka",
             "kafka.strimzi.io/v1beta2 KafkaNodePool",
             "kafka.strimzi.io/v1beta2 KafkaTopic",
-            "monitoring.coreos.com/v1 ServiceMonitor");
+            "monitoring.coreos.com/v1 ServiceMonitor",
+            "monitoring.coreos.com/v1 PrometheusRule");
 
     /** The scheduler's grants, as "apiGroup resource verb" (issue 7: nothing beyond these). */
     static final Set<String> ALLOWED_GRANTS = Set.of(
@@ -320,6 +324,30 @@ class DeploymentManifestsTest {
                         .anyMatch(e -> portNames.contains(e.get("port")) && src.metricsPath().equals(e.get("path")));
             });
             assertTrue(scraped, "no ServiceMonitor scrapes " + service + " at " + src.metricsPath());
+        }
+    }
+
+    /**
+     * The operator's rules are the ones promtool unit-tests (prometheus/alerts.yml), and they see the label they
+     * select on: a rule copied by hand and edited on one side only would page on Kubernetes but not in compose.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void alertRulesAreTheTestedOnesAndSeeTheirLabels(String overlay) throws IOException {
+        Manifests m = overlay(overlay);
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        JsonNode tested = yaml.readTree(ServiceSources.ROOT.resolve("prometheus/alerts.yml").toFile()).path("groups");
+        List<GenericKubernetesResource> rules = m.custom("monitoring.coreos.com/v1", "PrometheusRule").toList();
+        assertEquals(1, rules.size(), "one PrometheusRule");
+        assertTrue(tested.equals(yaml.valueToTree(rules.get(0).get("spec", "groups"))),
+                "deploy/base/alerts.yaml: the PrometheusRule's groups differ from prometheus/alerts.yml");
+        for (GenericKubernetesResource sm : m.custom("monitoring.coreos.com/v1", "ServiceMonitor").toList()) {
+            for (Object e : (List<?>) sm.get("spec", "endpoints")) {
+                List<?> relabel = (List<?>) ((Map<?, ?>) e).get("relabelings");
+                boolean labelled = relabel != null && relabel.stream().map(r -> (Map<?, ?>) r)
+                        .anyMatch(r -> "component".equals(r.get("targetLabel")) && "gantry".equals(r.get("replacement")));
+                assertTrue(labelled, "ServiceMonitor " + sm.getMetadata().getName() + " does not label its targets component=gantry");
+            }
         }
     }
 
