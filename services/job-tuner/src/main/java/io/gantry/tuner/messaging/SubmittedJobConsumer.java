@@ -60,8 +60,8 @@ public class SubmittedJobConsumer {
             }
             meters.recordInvalid(rejection.get().field());
             // The dead letter (the nack) follows once Kafka has the rejection, as Outbound.causedBy orders an ack.
-            rejected.send(Outbound.message(rejection.get()).withAck(() -> message.nack(e)).withNack(t -> message.nack(e)));
-            intake.produced(REJECTED);
+            intake.send(REJECTED, rejected, Outbound.message(rejection.get()).withAck(() -> message.nack(e))
+                    .withNack(t -> message.nack(e)));
             return CompletableFuture.completedFuture(null);
         }
         if (job == null) {
@@ -70,11 +70,9 @@ public class SubmittedJobConsumer {
         JobTuner.Decision d = tuner.decide(job);
         meters.record(d);
         if (d instanceof JobTuner.Rejected r) {
-            rejected.send(Outbound.causedBy(message, r.event()));
-            intake.produced(REJECTED);
+            intake.send(REJECTED, rejected, Outbound.causedBy(message, r.event()));
         } else {
-            tuned.send(Outbound.causedBy(message, ((JobTuner.Tuned) d).event()));
-            intake.produced(OUT);
+            intake.send(OUT, tuned, Outbound.causedBy(message, ((JobTuner.Tuned) d).event()));
         }
         return CompletableFuture.completedFuture(null);
     }

@@ -41,8 +41,7 @@ public class KafkaIngestSink implements IngestSink {
 
     @Override
     public void publish(NodeMetrics m) {
-        metrics.send(Outbound.message(m));
-        intake.produced(METRICS);
+        intake.send(METRICS, metrics, Outbound.message(m));
     }
 
     @Override
@@ -50,8 +49,7 @@ public class KafkaIngestSink implements IngestSink {
         RecordHeaders headers = new RecordHeaders();
         headers.add("dead-letter-reason", rejection.reason().getBytes(StandardCharsets.UTF_8));
         headers.add("dead-letter-source", sourceDescription.getBytes(StandardCharsets.UTF_8));
-        deadLetters.send(Message.of(rejection.evidence()).addMetadata(OutgoingKafkaRecordMetadata.<String>builder()
-                .withKey(rejection.subject()).withHeaders(headers).build()));
-        intake.produced(DEAD_LETTERS);
+        intake.send(DEAD_LETTERS, deadLetters, Message.of(rejection.evidence()).addMetadata(
+                OutgoingKafkaRecordMetadata.<String>builder().withKey(rejection.subject()).withHeaders(headers).build()));
     }
 }

@@ -33,13 +33,11 @@ public class ClusterAnnouncementEmitter implements ClusterAnnouncements {
 
     @Override
     public void submitted(JobSubmitted job) {
-        submitted.send(Outbound.message(job));
-        intake.produced(SUBMITTED);
+        intake.send(SUBMITTED, submitted, Outbound.message(job));
     }
 
     @Override
     public void nodeMetrics(NodeMetrics metrics) {
-        nodeMetrics.send(Outbound.message(metrics));
-        intake.produced(NODE_METRICS);
+        intake.send(NODE_METRICS, nodeMetrics, Outbound.message(metrics));
     }
 }

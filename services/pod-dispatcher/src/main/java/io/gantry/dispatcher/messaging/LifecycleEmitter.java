@@ -28,7 +28,6 @@ public class LifecycleEmitter implements LifecycleSink {
 
     @Override
     public void announce(LifecycleEvent event, Message<?> cause) {
-        lifecycle.send(cause == null ? Outbound.message(event) : Outbound.causedBy(cause, event));
-        intake.produced(OUT);
+        intake.send(OUT, lifecycle, cause == null ? Outbound.message(event) : Outbound.causedBy(cause, event));
     }
 }

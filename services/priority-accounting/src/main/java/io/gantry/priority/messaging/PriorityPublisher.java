@@ -94,9 +94,6 @@ public class PriorityPublisher {
 
     /** Publishes priorities not caused by an input (start-up, decay over time, an admin change). */
     public void publish(List<UserPriority> updates) {
-        updates.forEach(p -> {
-            priorities.send(Outbound.message(p));
-            intake.produced(OUT);
-        });
+        updates.forEach(p -> intake.send(OUT, priorities, Outbound.message(p)));
     }
 }

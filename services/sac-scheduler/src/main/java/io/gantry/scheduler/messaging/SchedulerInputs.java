@@ -104,19 +104,16 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
 
     @Override
     public void decided(SchedulingDecision decision) {
-        decisions.send(Outbound.message(decision));
-        intake.produced("decisions");
+        intake.send("decisions", decisions, Outbound.message(decision));
     }
 
     @Override
     public void rejected(JobRejected rejection) {
-        rejections.send(Outbound.message(rejection));
-        intake.produced("rejections");
+        intake.send("rejections", rejections, Outbound.message(rejection));
     }
 
     @Override
     public void policyUpdated(PolicyUpdated event) {
-        policyUpdates.send(Outbound.message(event));
-        intake.produced("policy-updates");
+        intake.send("policy-updates", policyUpdates, Outbound.message(event));
     }
 }

@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
@@ -72,8 +73,14 @@ public class EventIntake {
         return event;
     }
 
+    /** Hands {@code message} to the emitter of outgoing {@code channel} and counts it as produced there. */
+    public void send(String channel, Emitter<String> emitter, Message<String> message) {
+        emitter.send(message);
+        produced(channel);
+    }
+
     /** Records that an event was handed to an outgoing channel. */
-    public void produced(String channel) {
+    private void produced(String channel) {
         ChannelCounts c = counts(channel);
         c.produced.increment();
         c.producedCount.incrementAndGet();
