@@ -3,7 +3,10 @@ package io.gantry.events;
 import java.time.Instant;
 import java.util.List;
 
-/** The job's pods are bound and running on {@code nodes}. */
+/**
+ * The job's pods are bound and running on {@code nodes}. {@code attempt} is the decision's: 1 for the first start,
+ * more after preemptions (absent on the wire means 1).
+ */
 public record JobStarted(
         String eventId,
         int schemaVersion,
@@ -13,12 +16,20 @@ public record JobStarted(
         List<String> nodes,
         ResourceAmounts perTask,
         Instant submittedAt,
-        String policyVersion) implements LifecycleEvent {
+        String policyVersion,
+        Integer attempt) implements LifecycleEvent {
 
     public static final String TYPE = "JobStarted";
 
     public JobStarted {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        attempt = attempt == null ? 1 : attempt;
+    }
+
+    /** A first start. */
+    public JobStarted(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user,
+                      List<String> nodes, ResourceAmounts perTask, Instant submittedAt, String policyVersion) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, nodes, perTask, submittedAt, policyVersion, 1);
     }
 
     @Override
@@ -26,5 +37,6 @@ public record JobStarted(
         v.notBlank("jobId", jobId);
         v.notEmpty("nodes", nodes);
         v.resources("perTask", perTask);
+        v.atLeast("attempt", attempt, 1);
     }
 }

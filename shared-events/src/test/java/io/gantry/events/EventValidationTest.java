@@ -15,6 +15,11 @@ class EventValidationTest {
         return (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(sample));
     }
 
+    private static ObjectNode sampleJson(Class<? extends GantryEvent> type) throws Exception {
+        GantryEvent sample = SampleEvents.all().stream().filter(type::isInstance).findFirst().orElseThrow();
+        return (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(sample));
+    }
+
     private static InvalidEventException rejects(String json) {
         return assertThrows(InvalidEventException.class, () -> EventCodec.decode(json));
     }
@@ -68,6 +73,37 @@ class EventValidationTest {
                 () -> EventCodec.decode(json, LifecycleEvent.class));
         assertEquals("type", e.violations().get(0).field());
         assertInstanceOf(JobSubmitted.class, EventCodec.decode(json, JobSubmitted.class));
+    }
+
+    /** Producers older than preemption wrote neither field: such a decision is a first start that stops nothing. */
+    @Test
+    void decisionWithoutAttemptOrPreemptsIsAFirstStart() throws Exception {
+        ObjectNode n = sampleJson(SchedulingDecision.class);
+        n.remove("attempt");
+        n.remove("preempts");
+        SchedulingDecision d = EventCodec.decode(n.toString(), SchedulingDecision.class);
+        assertEquals(1, d.attempt());
+        assertEquals(java.util.List.of(), d.preempts());
+        ObjectNode p = sampleJson(JobPreempted.class);
+        p.remove("attempt");
+        p.remove("ranS");
+        JobPreempted old = EventCodec.decode(p.toString(), JobPreempted.class);
+        assertEquals(1, old.attempt());
+        assertEquals(null, old.ranS());
+    }
+
+    @Test
+    void badPreemptionsAreReportedWithTheirField() throws Exception {
+        ObjectNode n = sampleJson(SchedulingDecision.class);
+        n.put("attempt", 0);
+        var preempts = n.putArray("preempts");
+        preempts.addObject().put("jobId", n.get("jobId").asText()).put("attempt", 1);
+        preempts.addObject().put("jobId", "other").put("attempt", 0);
+        var fields = rejects(n.toString()).violations().stream().map(Violation::field).toList();
+        assertEquals(java.util.List.of("attempt", "preempts[0].jobId", "preempts[1].attempt"), fields);
+        ObjectNode p = sampleJson(JobPreempted.class);
+        p.put("ranS", -3.0);
+        assertEquals("ranS", rejects(p.toString()).violations().get(0).field());
     }
 
     @Test
