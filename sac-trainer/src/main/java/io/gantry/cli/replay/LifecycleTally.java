@@ -4,6 +4,7 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
@@ -18,19 +19,24 @@ import java.util.Set;
 
 /**
  * Counts what happened to the jobs one replay submitted, from their lifecycle events. A job that reaches two
- * terminal states, or starts twice, is a duplicate: the pipeline promises neither happens.
+ * terminal states, or starts again without being preempted since its last start, is a duplicate: the pipeline
+ * promises neither happens. A preempted job goes back to the queue and may start again.
  */
 final class LifecycleTally {
 
     private final double speedup;
     private final Set<String> submitted = new HashSet<>();
+    /** Jobs started at least once. */
     private final Set<String> started = new HashSet<>();
+    /** Jobs whose last start has not been preempted: a start now would be a second one. */
+    private final Set<String> startedNotPreempted = new HashSet<>();
     private final Map<String, String> terminal = new HashMap<>();
     private final List<Double> jctS = new ArrayList<>();
     private final List<Double> submitToBindMs = new ArrayList<>();
     private int completed;
     private int failed;
     private int rejected;
+    private int preempted;
     private int duplicates;
     private int unreadable;
 
@@ -54,11 +60,17 @@ final class LifecycleTally {
             return; // another replay's or another user's job
         }
         if (e instanceof JobStarted s) {
-            if (!started.add(s.jobId())) {
+            if (!startedNotPreempted.add(s.jobId())) {
                 duplicates++;
-            } else if (s.submittedAt() != null) {
+            } else if (started.add(s.jobId()) && s.submittedAt() != null) {
+                // The first start only: a restart after a preemption waited for room again, not for the pipeline.
                 submitToBindMs.add(Duration.between(s.submittedAt(), s.occurredAt()).toNanos() / 1e6);
             }
+            return;
+        }
+        if (e instanceof JobPreempted) {
+            startedNotPreempted.remove(e.jobId());
+            preempted++;
             return;
         }
         if (!e.terminal()) {
@@ -86,12 +98,17 @@ final class LifecycleTally {
     }
 
     synchronized Snapshot snapshot() {
-        return new Snapshot(submitted.size(), started.size(), completed, failed, rejected, duplicates, unreadable,
-                mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
+        return new Snapshot(submitted.size(), started.size(), completed, failed, rejected, preempted, duplicates,
+                unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
     }
 
-    record Snapshot(int submitted, int started, int completed, int failed, int rejected, int duplicates,
-                    int unreadable, double avgJctS, double p50SubmitToBindMs, double p99SubmitToBindMs) {
+    /**
+     * @param started jobs started at least once
+     * @param preempted preemptions: a job stopped twice counts twice
+     */
+    record Snapshot(int submitted, int started, int completed, int failed, int rejected, int preempted,
+                    int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
+                    double p99SubmitToBindMs) {
         int running() {
             return started - completed - failed;
         }

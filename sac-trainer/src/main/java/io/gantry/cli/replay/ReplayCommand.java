@@ -148,6 +148,7 @@ public final class ReplayCommand implements GantryCli.Command {
         summary.put("completed", s.completed());
         summary.put("failed", s.failed());
         summary.put("rejected", s.rejected());
+        summary.put("preempted", s.preempted());
         summary.put("duplicates", s.duplicates());
         summary.put("avg_jct_s", s.avgJctS());
         summary.put("p99_submit_to_bind_ms", s.p99SubmitToBindMs());

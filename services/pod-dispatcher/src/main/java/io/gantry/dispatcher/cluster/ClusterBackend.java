@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.cluster;
 
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
+import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 
 /**
@@ -11,8 +12,21 @@ import io.gantry.events.SchedulingDecision;
  */
 public interface ClusterBackend {
 
-    /** Binds task {@code i} of the decision to {@code nodes.get(i)}, all tasks or none. */
+    /**
+     * Binds task {@code i} of the decision to {@code nodes.get(i)}, all tasks or none; a job's stint (its
+     * {@code attempt}) is bound at most once.
+     */
     BindOutcome bind(SchedulingDecision decision);
+
+    /** True when {@link #preempt} stops running jobs; the dispatcher never calls it otherwise. */
+    boolean carriesOutPreemptions();
+
+    /**
+     * Stops {@code victim}'s stint so {@code forDecision} can be bound in its place, and reports it preempted to
+     * {@code events}. A stint that has already ended is left alone; one whose decision has not arrived yet is
+     * never bound.
+     */
+    void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events);
 
     /**
      * True when a bound job runs at once (simulated pods), so the dispatcher announces {@code JobStarted} with the

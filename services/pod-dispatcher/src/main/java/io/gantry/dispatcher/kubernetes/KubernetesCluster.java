@@ -34,6 +34,7 @@ import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.NodeMetrics;
+import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.TuningOptions;
@@ -75,6 +76,8 @@ import org.jboss.logging.Logger;
  *   <li>Pod phases become lifecycle events: all tasks running → started, all succeeded → completed, a task failed
  *       → failed with its reason ({@code OOMKilled} marked), a task deleted → preempted when Kubernetes marked it
  *       a disruption target, else failed as cancelled.</li>
+ *   <li>A decision's preemptions are not carried out ({@link #carriesOutPreemptions}): a job's pods are created and
+ *       bound once, so a stopped job could not be bound again as a later attempt. Binding stays once per job.</li>
  * </ul>
  */
 public final class KubernetesCluster implements ClusterBackend, SubmissionTaker, AutoCloseable {
@@ -303,6 +306,18 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     @Override
     public boolean startsOnBind() {
         return false;
+    }
+
+    @Override
+    public boolean carriesOutPreemptions() {
+        return false;
+    }
+
+    @Override
+    public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
+        throw new UnsupportedOperationException("the Kubernetes cluster does not carry out preemptions: job "
+                + victim.jobId() + " (attempt " + victim.attempt() + ") named by the decision for job "
+                + forDecision.jobId() + " keeps running");
     }
 
     @Override

@@ -2,11 +2,13 @@ package io.gantry.dispatcher.messaging;
 
 import io.gantry.events.EventCodec;
 import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Topics;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,8 +23,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Reads {@code gantry.jobs.lifecycle} from the beginning to its current end, outside any consumer group, so a
- * restarted dispatcher knows which jobs were already dispatched. Unreadable records are skipped: they belong to
- * whoever wrote them, and their dead letters are that consumer's business.
+ * restarted dispatcher knows which jobs, and which stints of them, were already dispatched. Unreadable records are
+ * skipped: they belong to whoever wrote them, and their dead letters are that consumer's business.
  */
 @ApplicationScoped
 public class LifecycleHistoryReader {
@@ -36,11 +38,46 @@ public class LifecycleHistoryReader {
     }
 
     /**
-     * @param seenJobIds every job with any lifecycle event
-     * @param stillRunning jobs whose last word is {@link JobStarted} (or a non-terminal event after it)
+     * @param highestAttempts every job with any lifecycle event, with the highest attempt its events name: a start
+     *        or a preemption names its stint, any other event counts as the first
+     * @param stillRunning jobs whose last stint started and has not ended: their last word is {@link JobStarted}
+     *        (or a non-terminal event other than {@link JobPreempted} after it)
      * @param endedJobIds jobs with a terminal event (completed, failed, rejected)
      */
-    public record History(Set<String> seenJobIds, Map<String, JobStarted> stillRunning, Set<String> endedJobIds) {
+    public record History(Map<String, Integer> highestAttempts, Map<String, JobStarted> stillRunning,
+                          Set<String> endedJobIds) {
+
+        /** Every job with any lifecycle event. */
+        public Set<String> seenJobIds() {
+            return highestAttempts.keySet();
+        }
+
+        /** Folds lifecycle events into a History; each job's events must come in their order on the topic. */
+        public static final class Builder {
+            private final Map<String, Integer> highestAttempts = new HashMap<>();
+            private final Map<String, JobStarted> stillRunning = new LinkedHashMap<>();
+            private final Set<String> ended = new HashSet<>();
+
+            public Builder add(LifecycleEvent e) {
+                int attempt = e instanceof JobStarted s ? s.attempt() : e instanceof JobPreempted p ? p.attempt() : 1;
+                highestAttempts.merge(e.jobId(), attempt, Math::max);
+                if (e instanceof JobStarted started) {
+                    stillRunning.put(e.jobId(), started);
+                } else if (e instanceof JobPreempted preempted) {
+                    // Only its own stint ends: a stop reported for an earlier one leaves a later start running.
+                    stillRunning.computeIfPresent(e.jobId(),
+                            (id, started) -> started.attempt() <= preempted.attempt() ? null : started);
+                } else if (e.terminal()) {
+                    stillRunning.remove(e.jobId());
+                    ended.add(e.jobId());
+                }
+                return this;
+            }
+
+            public History build() {
+                return new History(highestAttempts, stillRunning, ended);
+            }
+        }
     }
 
     public History read() {
@@ -49,9 +86,7 @@ public class LifecycleHistoryReader {
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        Set<String> seen = new HashSet<>();
-        Map<String, JobStarted> running = new LinkedHashMap<>();
-        Set<String> ended = new HashSet<>();
+        History.Builder history = new History.Builder();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
             List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS_LIFECYCLE, READ_TIMEOUT).stream()
                     .map(p -> new TopicPartition(Topics.JOBS_LIFECYCLE, p.partition())).toList();
@@ -71,16 +106,10 @@ public class LifecycleHistoryReader {
                     } catch (InvalidEventException bad) {
                         continue;
                     }
-                    seen.add(e.jobId());
-                    if (e instanceof JobStarted started) {
-                        running.put(e.jobId(), started);
-                    } else if (e.terminal()) {
-                        running.remove(e.jobId());
-                        ended.add(e.jobId());
-                    }
+                    history.add(e);
                 }
             }
         }
-        return new History(seen, running, ended);
+        return history.build();
     }
 }

@@ -9,6 +9,7 @@ import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
+import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -19,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Carries out scheduling decisions on the selected cluster and announces the job's life: {@link JobStarted}
  * when it runs, {@link JobCompleted} or {@link JobFailed} when it ends, or {@link JobFailed} at once when the
- * decision cannot be carried out. Event times ({@code occurredAt}) are wall-clock.
+ * decision cannot be carried out. A decision's preemptions are carried out before it is bound, and each stopped job
+ * is announced {@link io.gantry.events.JobPreempted}. Event times ({@code occurredAt}) are wall-clock.
  */
 @ApplicationScoped
 public class Dispatcher implements JobEvents {
@@ -42,6 +44,9 @@ public class Dispatcher implements JobEvents {
      * was decided before, its pods are gone, or the cluster will report its start later.
      */
     public boolean dispatch(SchedulingDecision decision, Message<?> cause) {
+        for (Preemption victim : decision.preempts()) {
+            preempt(victim, decision);
+        }
         BindOutcome outcome = cluster.bind(decision);
         if (outcome instanceof BindOutcome.AlreadyDecided) {
             metrics.duplicate();
@@ -71,10 +76,23 @@ public class Dispatcher implements JobEvents {
         }
         sink.announce(new JobStarted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, decision.jobId(),
                 decision.user(), decision.nodes(), decision.perTask(), decision.submittedAt(),
-                decision.policyVersion()), cause);
+                decision.policyVersion(), decision.attempt()), cause);
         metrics.started();
         cluster.run(decision, this);
         return true;
+    }
+
+    private void preempt(Preemption victim, SchedulingDecision decision) {
+        if (!cluster.carriesOutPreemptions()) {
+            metrics.preemptionNotCarriedOut();
+            LOG.warnf("decision %s for job %s asks to preempt job %s (attempt %d) first, but this cluster cannot "
+                            + "preempt: %s keeps running and job %s is bound without the room it would free",
+                    decision.eventId(), decision.jobId(), victim.jobId(), victim.attempt(), victim.jobId(),
+                    decision.jobId());
+            return;
+        }
+        cluster.preempt(victim, decision, this);
+        metrics.preemptionCarriedOut();
     }
 
     @Override

@@ -36,6 +36,8 @@ public class DispatcherMetrics {
     private final Counter duplicates;
     private final Counter nothingToBind;
     private final Counter preempted;
+    private final Counter preemptionsCarriedOut;
+    private final Counter preemptionsNotCarriedOut;
     private final Timer bindLatency;
     private final Map<String, Counter> failedByCause = new ConcurrentHashMap<>();
     private final Timer completionTime;
@@ -67,7 +69,10 @@ public class DispatcherMetrics {
                 .description("Decisions for pods that were gone or already bound when the decision arrived")
                 .register(registry);
         preempted = Counter.builder("gantry.dispatcher.jobs.preempted")
-                .description("Jobs whose pods were evicted or preempted by the cluster").register(registry);
+                .description("JobPreempted announced: stints stopped by a decision's preemption or evicted by the cluster")
+                .register(registry);
+        preemptionsCarriedOut = preemptions(registry, "carried_out");
+        preemptionsNotCarriedOut = preemptions(registry, "not_supported");
         bindLatency = Timer.builder("gantry.dispatcher.bind.latency")
                 .description("From the decision's occurredAt to the job's pods being bound")
                 .publishPercentileHistogram().register(registry);
@@ -87,12 +92,27 @@ public class DispatcherMetrics {
                 .serviceLevelObjectives(JCT_BUCKETS).register(registry);
     }
 
+    private static Counter preemptions(MeterRegistry registry, String outcome) {
+        return Counter.builder("gantry.dispatcher.preemptions")
+                .description("Preemptions named by decisions: carried out by the cluster (the stint stopped, or had "
+                        + "ended already), or not, because the cluster cannot preempt")
+                .tag("outcome", outcome).register(registry);
+    }
+
     void bound(Duration sinceDecision) {
         bindLatency.record(sinceDecision.isNegative() ? Duration.ZERO : sinceDecision);
     }
 
     void started() {
         started.increment();
+    }
+
+    void preemptionCarriedOut() {
+        preemptionsCarriedOut.increment();
+    }
+
+    void preemptionNotCarriedOut() {
+        preemptionsNotCarriedOut.increment();
     }
 
     void nothingToBind() {

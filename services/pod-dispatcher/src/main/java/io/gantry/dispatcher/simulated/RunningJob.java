@@ -3,21 +3,32 @@ package io.gantry.dispatcher.simulated;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.scheduling.model.Resources;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 
 /**
- * A job bound to the simulated cluster: task {@code i} is the pod {@code jobId-i} on {@code nodes.get(i)}, each
- * requesting {@code perTask}.
+ * A stint of a job bound to the simulated cluster: task {@code i} is the pod {@code jobId-i} on {@code nodes.get(i)},
+ * each requesting {@code perTask}.
  *
  * @param durationS simulated seconds it runs (the decision's, or the configured default)
+ * @param completion the timer that ends it after {@code durationS}; null until it runs
  */
 public record RunningJob(SchedulingDecision decision, List<String> nodes, Resources perTask, double durationS,
-                         double startedAtSimSeconds) {
+                         double startedAtSimSeconds, ScheduledFuture<?> completion) {
 
     public String jobId() {
         return decision.jobId();
     }
 
+    /** Which start of the job this is: 1 for the first, one more after each preemption. */
+    public int attempt() {
+        return decision.attempt();
+    }
+
     public String podName(int task) {
         return decision.jobId() + "-" + task;
+    }
+
+    RunningJob withCompletion(ScheduledFuture<?> timer) {
+        return new RunningJob(decision, nodes, perTask, durationS, startedAtSimSeconds, timer);
     }
 }

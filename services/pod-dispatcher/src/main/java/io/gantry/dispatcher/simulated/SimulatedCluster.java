@@ -9,7 +9,9 @@ import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
+import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.scheduling.model.ClusterState;
@@ -21,14 +23,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -44,8 +44,12 @@ import org.jboss.logging.Logger;
  * <p>Completions are timers on one {@link ScheduledThreadPoolExecutor} (a heap ordered by due time, nanosecond
  * delays), not a thread per pod, so a speedup of 10⁵ and more with thousands of pods costs one thread.
  *
- * <p>State lives in memory only: after a restart the simulated cluster is empty ({@link #resume} marks the jobs
- * it ran before as decided, and those that were running as failed).
+ * <p>A decision may name running jobs to preempt first ({@link #preempt}): their timers are cancelled, their
+ * resources released, and each stint is reported {@link JobPreempted} with how long it ran, so the scheduler can
+ * queue the job again with the rest of its run as a later attempt.
+ *
+ * <p>State lives in memory only: after a restart the simulated cluster is empty ({@link #resume} marks the stints
+ * it ran before as decided, and the jobs that were running as failed).
  */
 // Created at startup by DispatcherRecovery (through ClusterSelection) when it is the selected cluster, so the
 // simulated clock and the exposition run from startup; never created in Kubernetes mode.
@@ -60,18 +64,21 @@ public class SimulatedCluster implements ClusterBackend {
     private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
     /** Job ids remembered for "never bound twice"; far more than any replay keeps in flight. */
     private static final int REMEMBERED_JOBS = 1_000_000;
+    /** The highest attempt of a job that has ended for good: no stint of it is bound again. */
+    private static final int EVERY_ATTEMPT = Integer.MAX_VALUE;
 
     private final SimulatedClusterConfig config;
     private final SimulatedClock clock;
     private final ClusterState state;
     private final Map<String, CpuIdleAccount> idleByNode = new HashMap<>();
     private final Map<String, RunningJob> running = new LinkedHashMap<>();
-    private final Set<String> decidedJobIds = Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
+    /** Per job, the highest attempt decided: a decision for that attempt or an earlier one is a duplicate. */
+    private final Map<String, Integer> decidedAttempts = new LinkedHashMap<>(1024, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
             return size() > REMEMBERED_JOBS;
         }
-    });
+    };
     private final ScheduledThreadPoolExecutor timers;
     private volatile boolean stopping;
 
@@ -110,11 +117,12 @@ public class SimulatedCluster implements ClusterBackend {
 
     /**
      * Places task {@code i} of the decision on {@code nodes.get(i)}, all or nothing. Refuses, charging nothing,
-     * when a node is unknown or the tasks do not fit in what is free; a job decided before is never bound again.
+     * when a node is unknown or the tasks do not fit in what is free. A stint decided before, or one older than a
+     * stint decided before, is never bound.
      */
     @Override
     public synchronized BindOutcome bind(SchedulingDecision decision) {
-        if (!decidedJobIds.add(decision.jobId())) {
+        if (!markDecided(decision.jobId(), decision.attempt())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
         }
         ResourceAmounts p = decision.perTask();
@@ -140,9 +148,19 @@ public class SimulatedCluster implements ClusterBackend {
             state.allocate(node, perTask);
         }
         double duration = decision.durationS() != null ? decision.durationS() : config.defaultDurationS();
-        RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now);
+        RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now, null);
         running.put(job.jobId(), job);
         return new BindOutcome.Bound();
+    }
+
+    /** Records the job's stint {@code attempt} as decided; false when it, or a later one, was decided before. */
+    private boolean markDecided(String jobId, int attempt) {
+        Integer highest = decidedAttempts.get(jobId);
+        if (highest != null && highest >= attempt) {
+            return false;
+        }
+        decidedAttempts.put(jobId, attempt);
+        return true;
     }
 
     @Override
@@ -150,42 +168,85 @@ public class SimulatedCluster implements ClusterBackend {
         return true;
     }
 
-    /** Jobs dispatched before a restart: decisions for them are duplicates. */
-    public synchronized void markDecided(Collection<String> jobIds) {
-        decidedJobIds.addAll(jobIds);
+    @Override
+    public boolean carriesOutPreemptions() {
+        return true;
     }
 
     /**
-     * Starts the job's clock: after its duration (in simulated time) its resources are released and its
-     * completion reported. Called once the start is announced, so a completion can never overtake it.
+     * Stops the victim's stint if it is running: its completion is cancelled, its resources released, and it is
+     * reported preempted with the simulated seconds it ran. If its decision has not come yet (decisions for
+     * different jobs may travel on different partitions), that stint is marked decided, so the decision is ignored
+     * when it comes, and reported preempted having run 0 s, so the scheduler queues the job again. A stint that
+     * has ended (completed, preempted before, refused) is left alone.
+     */
+    @Override
+    public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
+        String reason = "preempted to make room for job " + forDecision.jobId() + " (decision of "
+                + forDecision.policy() + " " + forDecision.policyVersion() + ")";
+        JobPreempted preempted = stopStint(victim, reason);
+        if (preempted != null) {
+            events.report(preempted, null);
+        }
+    }
+
+    /** What to announce of the victim's stint, or null when it has ended already. */
+    private synchronized JobPreempted stopStint(Preemption victim, String reason) {
+        RunningJob job = running.get(victim.jobId());
+        if (job != null && job.attempt() == victim.attempt()) {
+            if (job.completion() != null) {
+                job.completion().cancel(false);
+            }
+            // Capped by its duration: a stint whose timer is due but still waits for this lock ran exactly that long.
+            double ranS = Math.min(job.durationS(), Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds()));
+            finish(job);
+            SchedulingDecision d = job.decision();
+            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
+                    d.nodes(), d.perTask(), reason, job.attempt(), ranS);
+        }
+        if (markDecided(victim.jobId(), victim.attempt())) {
+            // Nothing of it is known here but its id: no user, nodes or resources were ever held.
+            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), victim.jobId(), null,
+                    List.of(), null, reason + ", before its own decision arrived", victim.attempt(), 0.0);
+        }
+        return null;
+    }
+
+    /**
+     * Starts the stint's clock: after its duration (in simulated time) its resources are released and its
+     * completion reported, unless it was preempted before. Called once the start is announced, so a completion can
+     * never overtake it.
      */
     @Override
     public void run(SchedulingDecision decision, JobEvents events) {
-        RunningJob job;
         synchronized (this) {
-            job = running.get(decision.jobId());
-        }
-        if (job == null || stopping) {
-            return;
-        }
-        timers.schedule(() -> {
-            if (stopping) {
+            RunningJob job = running.get(decision.jobId());
+            if (job == null || job.attempt() != decision.attempt() || stopping) {
                 return;
             }
-            finish(job);
-            SchedulingDecision d = job.decision();
-            events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
-                    d.user(), d.nodes(), d.perTask(), d.submittedAt(), job.durationS()), null);
-        }, clock.wallNanosFor(job.durationS()), TimeUnit.NANOSECONDS);
+            // Scheduled under the lock, so a timer that is due at once cannot finish the stint before it is stored.
+            ScheduledFuture<?> timer = timers.schedule(() -> complete(job, events), clock.wallNanosFor(job.durationS()),
+                    TimeUnit.NANOSECONDS);
+            running.put(job.jobId(), job.withCompletion(timer));
+        }
+    }
+
+    private void complete(RunningJob job, JobEvents events) {
+        if (stopping || !finish(job)) {
+            return;
+        }
+        SchedulingDecision d = job.decision();
+        events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
+                d.user(), d.nodes(), d.perTask(), d.submittedAt(), job.durationS()), null);
     }
 
     /**
-     * The jobs on the lifecycle topic count as decided; those still running in the previous run are reported
+     * The stints on the lifecycle topic count as decided; the jobs still running in the previous run are reported
      * failed, since their in-memory pods are gone.
      */
     @Override
     public void resume(LifecycleHistoryReader.History history, JobEvents events) {
-        markDecided(history.seenJobIds());
+        markDecided(history);
         for (JobStarted lost : history.stillRunning().values()) {
             events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), lost.jobId(),
                     lost.user(), lost.nodes(), lost.perTask(), LOST_REASON, false), "lost_in_restart");
@@ -194,10 +255,20 @@ public class SimulatedCluster implements ClusterBackend {
                 history.seenJobIds().size(), history.stillRunning().size());
     }
 
-    private synchronized void finish(RunningJob job) {
-        if (running.remove(job.jobId()) == null) {
-            return;
+    private synchronized void markDecided(LifecycleHistoryReader.History history) {
+        history.highestAttempts().forEach((jobId, attempt) -> decidedAttempts.merge(jobId, attempt, Math::max));
+        history.endedJobIds().forEach(jobId -> decidedAttempts.put(jobId, EVERY_ATTEMPT));
+        // Reported failed by resume: ended for good like the others.
+        history.stillRunning().keySet().forEach(jobId -> decidedAttempts.put(jobId, EVERY_ATTEMPT));
+    }
+
+    /** Ends the stint and releases its resources; false when it is not running (completed or preempted before). */
+    private synchronized boolean finish(RunningJob job) {
+        RunningJob current = running.get(job.jobId());
+        if (current == null || current.attempt() != job.attempt()) {
+            return false;
         }
+        running.remove(job.jobId());
         double now = clock.nowEpochSeconds();
         for (String node : new LinkedHashSet<>(job.nodes())) {
             idleByNode.get(node).advanceTo(now, state.node(node).allocated());
@@ -205,6 +276,7 @@ public class SimulatedCluster implements ClusterBackend {
         for (String node : job.nodes()) {
             state.release(node, job.perTask());
         }
+        return true;
     }
 
     /** Every node with its capacity, allocation, pods and CPU idle counters at one simulated instant. */

@@ -305,7 +305,7 @@ class KubernetesClusterTest {
     }
 
     private static LifecycleHistoryReader.History emptyHistory() {
-        return new LifecycleHistoryReader.History(Set.of(), Map.of(), Set.of());
+        return new LifecycleHistoryReader.History.Builder().build();
     }
 
     private static DispatcherConfig.Kubernetes config() {

@@ -8,6 +8,7 @@ import io.gantry.dispatcher.cluster.JobEvents;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
+import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.micrometer.core.instrument.Timer;
@@ -32,6 +33,16 @@ class DispatcherMetricsTest {
         @Override
         public boolean startsOnBind() {
             return true;
+        }
+
+        @Override
+        public boolean carriesOutPreemptions() {
+            return false;
+        }
+
+        @Override
+        public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
+            throw new UnsupportedOperationException();
         }
 
         @Override

@@ -1,0 +1,64 @@
+package io.gantry.cli.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.events.EventCodec;
+import io.gantry.events.Events;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobPreempted;
+import io.gantry.events.JobStarted;
+import io.gantry.events.ResourceAmounts;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LifecycleTallyTest {
+
+    private static final Instant SUBMITTED = Instant.parse("2026-01-02T03:00:00Z");
+    private static final ResourceAmounts PER_TASK = new ResourceAmounts(1000, 1000, 1024);
+
+    private final LifecycleTally tally = new LifecycleTally(1000);
+
+    private static String started(String jobId, int attempt, Instant at) {
+        return EventCodec.encode(new JobStarted(Events.newId(), 1, at, jobId, "alice", List.of("n1"), PER_TASK,
+                SUBMITTED, "v1", attempt));
+    }
+
+    private static String preempted(String jobId, int attempt, Instant at) {
+        return EventCodec.encode(new JobPreempted(Events.newId(), 1, at, jobId, "alice", List.of("n1"), PER_TASK,
+                "preempted to make room for job urgent", attempt, 30.0));
+    }
+
+    private static String completed(String jobId, Instant at) {
+        return EventCodec.encode(new JobCompleted(Events.newId(), 1, at, jobId, "alice", List.of("n1"), PER_TASK,
+                SUBMITTED, 60.0));
+    }
+
+    @Test
+    void aJobThatStartsAgainAfterAPreemptionIsNoDuplicate() {
+        tally.submitted("job-1");
+        tally.accept(started("job-1", 1, SUBMITTED.plusMillis(40)));
+        tally.accept(preempted("job-1", 1, SUBMITTED.plusMillis(70)));
+        tally.accept(started("job-1", 2, SUBMITTED.plusMillis(900)));
+        tally.accept(completed("job-1", SUBMITTED.plusSeconds(1)));
+
+        LifecycleTally.Snapshot s = tally.snapshot();
+        assertEquals(0, s.duplicates());
+        assertEquals(1, s.started(), "jobs started at least once");
+        assertEquals(1, s.preempted());
+        assertEquals(1, s.completed());
+        assertEquals(40.0, s.p99SubmitToBindMs(), 1e-9, "from the first start only");
+        assertTrue(tally.allDone());
+    }
+
+    @Test
+    void aSecondStartWithoutAPreemptionBetweenIsADuplicate() {
+        tally.submitted("job-2");
+        tally.accept(started("job-2", 1, SUBMITTED.plusMillis(10)));
+        tally.accept(started("job-2", 1, SUBMITTED.plusMillis(20)));
+        assertEquals(1, tally.snapshot().duplicates());
+        assertEquals(1, tally.snapshot().started());
+        assertEquals(0, tally.snapshot().preempted());
+    }
+}

@@ -1,0 +1,107 @@
+package io.gantry.dispatcher.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gantry.dispatcher.config.SimulatedClusterConfig;
+import io.gantry.dispatcher.simulated.SimulatedCluster;
+import io.gantry.events.Events;
+import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
+import io.gantry.events.JobStarted;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.events.Preemption;
+import io.gantry.events.ResourceAmounts;
+import io.gantry.events.SchedulingDecision;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dispatcher carrying out a decision that preempts, on a simulated cluster of one 8-GPU node at 10⁴x (5000
+ * simulated seconds are half a wall second; the clusters' timer threads are daemons and end with the JVM).
+ */
+class DispatcherPreemptionTest {
+
+    private static final ResourceAmounts ALL_GPUS = new ResourceAmounts(8000, 8000, 16_384);
+
+    private record Shape(int nodes, int gpusPerNode, int vcpusPerNode, int memoryGibPerNode, double speedup,
+                         double defaultDurationS) implements SimulatedClusterConfig {
+    }
+
+    private static final Shape ONE_NODE = new Shape(1, 8, 96, 384, 10_000, 3600);
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final List<LifecycleEvent> announced = new CopyOnWriteArrayList<>();
+
+    private Dispatcher dispatcher(SimulatedCluster cluster) {
+        return new Dispatcher(cluster, (event, cause) -> announced.add(event), new DispatcherMetrics(registry, cluster));
+    }
+
+    private static SchedulingDecision decision(String jobId, int attempt, double durationS, Preemption... preempts) {
+        return new SchedulingDecision(Events.newId(), 1, Instant.now(), jobId, "alice", List.of("sim-node-01"),
+                ALL_GPUS, durationS, Instant.parse("2026-01-02T03:04:05Z"), "sac", "v9", attempt, List.of(preempts));
+    }
+
+    @Test
+    void aDecisionThatPreemptsStopsTheVictimThenBindsIntoItsRoom() throws InterruptedException {
+        SimulatedCluster cluster = new SimulatedCluster(ONE_NODE);
+        Dispatcher dispatcher = dispatcher(cluster);
+        dispatcher.dispatch(decision("victim-1", 1, 5000), null);
+        dispatcher.dispatch(decision("urgent-1", 1, 100, new Preemption("victim-1", 1)), null);
+
+        assertEquals(List.of("JobStarted victim-1", "JobPreempted victim-1", "JobStarted urgent-1"),
+                announced.subList(0, 3).stream().map(e -> e.type() + " " + e.jobId()).toList());
+        JobPreempted stopped = (JobPreempted) announced.get(1);
+        assertEquals(1, stopped.attempt());
+        assertTrue(stopped.reason().contains("urgent-1"), stopped.reason());
+        assertEquals(1.0, count("gantry.dispatcher.preemptions", "carried_out"));
+        assertEquals(1.0, registry.find("gantry.dispatcher.jobs.preempted").counter().count());
+
+        // Once the urgent job is done, the victim's next attempt runs, announced as that attempt.
+        awaitAnnounced(JobCompleted.class, "urgent-1");
+        dispatcher.dispatch(decision("victim-1", 2, 100), null);
+        JobStarted again = (JobStarted) announced.get(announced.size() - 1);
+        assertEquals("victim-1", again.jobId());
+        assertEquals(2, again.attempt());
+        awaitAnnounced(JobCompleted.class, "victim-1");
+    }
+
+    @Test
+    void aClusterThatCannotPreemptBindsWithoutStoppingAnythingAndCountsIt() {
+        SimulatedCluster cluster = new SimulatedCluster(ONE_NODE) {
+            @Override
+            public boolean carriesOutPreemptions() {
+                return false;
+            }
+        };
+        Dispatcher dispatcher = dispatcher(cluster);
+        dispatcher.dispatch(decision("victim-2", 1, 5000), null);
+        dispatcher.dispatch(decision("urgent-2", 1, 100, new Preemption("victim-2", 1)), null);
+
+        // The victim still holds every GPU, so the urgent job does not fit.
+        JobFailed refused = assertInstanceOf(JobFailed.class, announced.get(announced.size() - 1));
+        assertEquals("urgent-2", refused.jobId());
+        assertTrue(announced.stream().noneMatch(JobPreempted.class::isInstance), announced.toString());
+        assertEquals(1, cluster.runningJobs());
+        assertEquals(1.0, count("gantry.dispatcher.preemptions", "not_supported"));
+        assertEquals(0.0, count("gantry.dispatcher.preemptions", "carried_out"));
+    }
+
+    private double count(String name, String outcome) {
+        return registry.find(name).tag("outcome", outcome).counter().count();
+    }
+
+    private void awaitAnnounced(Class<? extends LifecycleEvent> type, String jobId) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (announced.stream().noneMatch(e -> type.isInstance(e) && e.jobId().equals(jobId))) {
+            assertTrue(System.nanoTime() < deadline, "no " + type.getSimpleName() + " of " + jobId + ": " + announced);
+            Thread.sleep(10);
+        }
+    }
+}
