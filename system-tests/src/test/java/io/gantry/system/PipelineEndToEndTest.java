@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
@@ -15,6 +16,7 @@ import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -65,29 +67,45 @@ class PipelineEndToEndTest {
                 // Give any second (wrong) terminal event a moment to show up before counting.
                 Thread.sleep(2_000);
                 Map<String, Integer> terminalCount = new HashMap<>();
-                Map<String, Integer> startedCount = new HashMap<>();
+                Map<String, List<Integer>> startedAttempts = new HashMap<>();
+                Map<String, Integer> preemptedCount = new HashMap<>();
                 for (TopicProbe.Seen s : probe.readAll(Topics.JOBS_LIFECYCLE)) {
                     LifecycleEvent e = EventCodec.decode(s.value(), LifecycleEvent.class);
                     if (e.terminal()) {
                         terminalCount.merge(e.jobId(), 1, Integer::sum);
-                    } else if (e instanceof JobStarted) {
-                        startedCount.merge(e.jobId(), 1, Integer::sum);
+                    } else if (e instanceof JobStarted started) {
+                        startedAttempts.computeIfAbsent(e.jobId(), k -> new ArrayList<>()).add(started.attempt());
+                    } else if (e instanceof JobPreempted) {
+                        preemptedCount.merge(e.jobId(), 1, Integer::sum);
                     }
                 }
                 assertEquals(expected, terminalCount.keySet(), "every submitted job ends");
                 terminalCount.forEach((id, n) -> assertEquals(1, n, id + " ended " + n + " times"));
-                startedCount.forEach((id, n) -> assertEquals(1, n, id + " started " + n + " times"));
-                assertEquals(JOBS, startedCount.size(), "every job that fits started");
-                assertFalse(startedCount.containsKey("too-big"));
+                // sac preempts by default: a job starts again only as a new attempt, after a stop.
+                startedAttempts.forEach((id, attempts) -> {
+                    assertEquals(attempts.size(), new HashSet<>(attempts).size(), id + " started an attempt twice: " + attempts);
+                    assertTrue(attempts.size() <= 1 + preemptedCount.getOrDefault(id, 0),
+                            id + " started " + attempts + " but was preempted " + preemptedCount.getOrDefault(id, 0) + " times");
+                });
+                assertEquals(JOBS, startedAttempts.size(), "every job that fits started");
+                assertFalse(startedAttempts.containsKey("too-big"));
                 assertTrue(terminal.stream().anyMatch(s -> s.key().equals("too-big") && s.value().contains("JobRejected")));
+                // A stop that reached the dispatcher after the decision using its room would make that bind fail.
+                assertEquals(List.of(), terminal.stream().filter(s -> s.value().contains("\"JobFailed\""))
+                        .map(TopicProbe.Seen::key).toList(), "jobs that failed");
 
                 List<TopicProbe.Seen> decisions = probe.readAll(Topics.SCHEDULING_DECISIONS);
-                assertEquals(JOBS, decisions.size(), "one decision per job");
+                Map<String, Set<Integer>> decidedAttempts = new HashMap<>();
                 for (TopicProbe.Seen s : decisions) {
                     SchedulingDecision d = EventCodec.decode(s.value(), SchedulingDecision.class);
                     assertEquals("sac", d.policy(), "the default policy");
                     assertFalse(d.policyVersion().isBlank());
+                    assertTrue(decidedAttempts.computeIfAbsent(d.jobId(), k -> new HashSet<>()).add(d.attempt()),
+                            d.jobId() + " attempt " + d.attempt() + " decided twice");
                 }
+                assertEquals(JOBS, decidedAttempts.size(), "every job that fits was decided");
+                decidedAttempts.forEach((id, attempts) -> assertEquals(1 + preemptedCount.getOrDefault(id, 0),
+                        attempts.size(), id + ": one decision per attempt, one attempt more than its stops"));
                 probe.await(Topics.deadLetter("job-tuner"), 1, Duration.ofSeconds(30), s -> s.key().equals("garbage"));
             }
             assertTrue(system.get("sac-scheduler", "/q/metrics").contains("gantry_scheduler_decisions_total"));

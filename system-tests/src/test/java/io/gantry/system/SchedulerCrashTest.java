@@ -30,9 +30,11 @@ class SchedulerCrashTest {
         try (GantryProcesses system = new GantryProcesses()) {
             system.startBroker();
             // One node of 8 GPUs, whole-node jobs of 20 simulated minutes at 100x: 12 s each, one at a time,
-            // so most jobs are still queued when the scheduler dies.
+            // so most jobs are still queued when the scheduler dies. Preemption is off: sac would stop the long jobs
+            // for the short ones and drain the queue this test needs full (restoring preemptions after a restart
+            // is SchedulerStatePreemptionTest's, and PipelineEndToEndTest runs with them).
             system.startServices(Map.of("GANTRY_SIMULATED_CLUSTER_NODES", "1",
-                    "GANTRY_SIMULATED_CLUSTER_SPEEDUP", "100"));
+                    "GANTRY_SIMULATED_CLUSTER_SPEEDUP", "100", "GANTRY_SCHEDULER_PREEMPTION", "false"));
             try (TopicProbe probe = new TopicProbe(system.bootstrap())) {
                 for (int i = 0; i < JOBS; i++) {
                     // The first jobs occupy the node for a while; the rest are short and wait behind them.

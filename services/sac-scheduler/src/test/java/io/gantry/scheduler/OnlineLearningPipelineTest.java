@@ -69,7 +69,7 @@ class OnlineLearningPipelineTest {
                     Map.entry("gantry.scheduler.learner.updates-per-check", "20"),
                     Map.entry("gantry.scheduler.learner.check-min-jobs", "15"),
                     Map.entry("gantry.scheduler.learner.check-window-jobs", "200"),
-                    Map.entry("gantry.scheduler.learner.time-scale", "1000"));
+                    Map.entry("gantry.scheduler.time-scale", "1000"));
         }
     }
 

@@ -62,10 +62,6 @@ public interface LearnerConfig {
     @WithDefault("1.0")
     double checkLoad();
 
-    /** Trace seconds per wall-clock second (the simulated cluster's speed-up; 1 on a real cluster). */
-    @WithDefault("${GANTRY_SIMULATED_CLUSTER_SPEEDUP:1}")
-    double timeScale();
-
     /** Seed of the replay buffer's sampling. */
     @WithDefault("1")
     long seed();

@@ -17,4 +17,20 @@ public interface SchedulerConfig {
     /** Priority of a user the scheduler has not yet heard about on gantry.users.priority. */
     @WithDefault("0")
     double defaultPriority();
+
+    /**
+     * Let a preemptive policy ({@code sac}, {@code tiresias}, …) stop running jobs, as it does in the simulator: the
+     * stops travel in the decision that uses the room ({@code SchedulingDecision.preempts}) and the job resumes
+     * later with the rest of its run. Needs a dispatcher cluster that carries stops out: the simulated cluster
+     * does; the Kubernetes dispatcher does not yet, so deployments on Kubernetes set this false.
+     */
+    @WithDefault("true")
+    boolean preemption();
+
+    /**
+     * Job seconds per wall-clock second: the simulated cluster's speed-up, 1 on a real cluster. Policies see time on
+     * the jobs' clock, so that how long a job waited or ran compares with how long it is predicted to run.
+     */
+    @WithDefault("${GANTRY_SIMULATED_CLUSTER_SPEEDUP:1}")
+    double timeScale();
 }

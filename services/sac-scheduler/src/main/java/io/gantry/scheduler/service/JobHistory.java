@@ -5,7 +5,6 @@ import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -14,19 +13,19 @@ import java.util.Map;
 /**
  * The jobs the online learner's replay check replays: the last {@code window} jobs that completed here, with
  * what they requested and how long they really ran ({@link JobCompleted#runtimeS()}). Submit times are put on
- * the trace clock ({@code timeScale}); the check rescales arrivals to its own load anyway. Thread-safe: fed from
+ * the jobs' clock ({@link JobClock}); the check rescales arrivals to its own load anyway. Thread-safe: fed from
  * the consumers, read by the learner thread.
  */
 final class JobHistory {
 
     private final int window;
-    private final double timeScale;
+    private final JobClock clock;
     private final Map<String, JobTuned> inSystem = new HashMap<>();
     private final ArrayDeque<JobRequest> completed = new ArrayDeque<>();
 
-    JobHistory(int window, double timeScale) {
+    JobHistory(int window, JobClock clock) {
         this.window = window;
-        this.timeScale = timeScale;
+        this.clock = clock;
     }
 
     synchronized void tuned(JobTuned job) {
@@ -43,7 +42,7 @@ final class JobHistory {
             Resources perTask = new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(),
                     job.perTask().memoryMib());
             completed.addLast(new JobRequest(job.jobId(), job.user(), job.tasks(), perTask,
-                    seconds(job.submittedAt()) * timeScale, 0, Double.NaN, c.runtimeS()));
+                    clock.seconds(job.submittedAt()), 0, Double.NaN, c.runtimeS()));
             if (completed.size() > window) {
                 completed.removeFirst();
             }
@@ -52,9 +51,5 @@ final class JobHistory {
 
     synchronized List<JobRequest> recentCompleted() {
         return List.copyOf(completed);
-    }
-
-    static double seconds(Instant t) {
-        return t.getEpochSecond() + t.getNano() / 1e9;
     }
 }

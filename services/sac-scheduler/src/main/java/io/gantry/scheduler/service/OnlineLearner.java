@@ -77,6 +77,7 @@ public class OnlineLearner {
     }
 
     private final LearnerConfig config;
+    private final JobClock clock;
     private LivePolicy initial;
     private volatile Scheduler scheduler;
     private volatile Publisher publisher;
@@ -108,6 +109,7 @@ public class OnlineLearner {
 
     public OnlineLearner(SchedulerConfig schedulerConfig, LearnerConfig config, MeterRegistry registry) {
         this.config = config;
+        this.clock = new JobClock(schedulerConfig.timeScale());
         if (!SacPolicy.NAME.equals(schedulerConfig.policy())) {
             initial = new LivePolicy(PolicyRegistry.create(schedulerConfig.policy()), schedulerConfig.policyVersion(),
                     null);
@@ -170,8 +172,9 @@ public class OnlineLearner {
         }
         startedFrom = start.location();
         currentNumber = start.number();
-        transitions = new OnlineTransitions(deciding.settings(), config.timeScale(), config.inboxCapacity());
-        history = new JobHistory(config.checkWindowJobs(), config.timeScale());
+        // Decisions, arrivals and ends all reach the transitions on the jobs' clock already: no further scaling.
+        transitions = new OnlineTransitions(deciding.settings(), 1, config.inboxCapacity());
+        history = new JobHistory(config.checkWindowJobs(), clock);
         buffer = new ReplayBuffer(config.replayCapacity());
         rng = new SplittableRandom(config.seed());
         initial = new LivePolicy(transitions.policy(deciding), version, deciding);
@@ -197,8 +200,6 @@ public class OnlineLearner {
                 + c.checkMinJobs() + "), got " + c.checkWindowJobs());
         require(c.checkLoad() > 0 && Double.isFinite(c.checkLoad()),
                 p + "check-load must be a positive number, got " + c.checkLoad());
-        require(c.timeScale() > 0 && Double.isFinite(c.timeScale()),
-                p + "time-scale must be a positive number, got " + c.timeScale());
         require(c.keepVersions() >= 1, p + "keep-versions must be at least 1, got " + c.keepVersions());
         require(!c.dataDir().isBlank(), p + "data-dir must not be blank");
     }
@@ -262,14 +263,14 @@ public class OnlineLearner {
     /** A job entered the queue (called once per job). */
     public void jobTuned(JobTuned job) {
         if (learning()) {
-            transitions.jobArrived(job.jobId(), JobHistory.seconds(job.submittedAt()));
+            transitions.jobArrived(job.jobId(), clock.seconds(job.submittedAt()));
             history.tuned(job);
         }
     }
 
     public void lifecycle(LifecycleEvent e) {
         if (learning() && e.terminal()) {
-            transitions.jobEnded(e.jobId(), JobHistory.seconds(e.occurredAt()));
+            transitions.jobEnded(e.jobId(), clock.seconds(e.occurredAt()));
             history.lifecycle(e);
         }
     }

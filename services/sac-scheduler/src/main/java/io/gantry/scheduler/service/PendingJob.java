@@ -4,17 +4,30 @@ import io.gantry.events.JobTuned;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
 
-/** A tuned job waiting in the queue. */
-record PendingJob(JobTuned job) {
+/**
+ * A tuned job waiting in the queue: for its {@code attempt}-th start, having received {@code attainedGpuS}
+ * GPU-seconds and run {@code ranS} job seconds in the stints it was preempted from.
+ */
+record PendingJob(JobTuned job, int attempt, double attainedGpuS, double ranS) {
+
+    /** A job never started. */
+    PendingJob(JobTuned job) {
+        this(job, 1, 0, 0);
+    }
 
     Resources perTask() {
         return new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(), job.perTask().memoryMib());
     }
 
-    /** What the policy sees: submit time in epoch seconds, no true duration (a live policy never knows it). */
-    JobRequest toRequest(double priority) {
-        double submitted = job.submittedAt().getEpochSecond() + job.submittedAt().getNano() / 1e9;
+    /** What the policy sees: submit time on the jobs' clock, no true duration (a live policy never knows it). */
+    JobRequest toRequest(double priority, JobClock clock) {
         double predicted = job.predictedDurationS() == null ? Double.NaN : job.predictedDurationS();
-        return new JobRequest(job.jobId(), job.user(), job.tasks(), perTask(), submitted, priority, predicted, Double.NaN);
+        return new JobRequest(job.jobId(), job.user(), job.tasks(), perTask(), clock.seconds(job.submittedAt()), priority,
+                predicted, Double.NaN);
+    }
+
+    /** What is left of the job's run (the simulated cluster runs it that long); null when its duration is unknown. */
+    Double remainingDurationS() {
+        return job.durationS() == null ? null : Math.max(0, job.durationS() - ranS);
     }
 }

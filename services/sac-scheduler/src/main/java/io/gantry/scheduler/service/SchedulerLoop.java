@@ -48,20 +48,25 @@ public class SchedulerLoop {
     private final Timer roundTimer;
     private final Counter decisions;
     private final Counter rejections;
+    private final Counter preemptions;
     private volatile Sink sink;
 
     public SchedulerLoop(SchedulerConfig config, MeterRegistry registry, OnlineLearner learner) {
         this.inUse = learner.initialPolicy();
-        this.state = new SchedulerState(inUse.policy(), inUse.version(), config.defaultPriority());
+        this.state = new SchedulerState(inUse.policy(), inUse.version(), config.defaultPriority(),
+                new JobClock(config.timeScale()), config.preemption());
         this.roundTimer = Timer.builder("gantry.scheduler.round").description("Time to run one scheduling round")
                 .publishPercentileHistogram().register(registry);
         this.decisions = Counter.builder("gantry.scheduler.decisions").description("Jobs placed by the policy")
                 .tag("policy", config.policy()).register(registry);
+        this.preemptions = Counter.builder("gantry.scheduler.preemptions")
+                .description("Running jobs the policy stopped to make room (carried in a decision)").register(registry);
         this.rejections = Counter.builder("gantry.scheduler.rejections")
                 .description("Jobs rejected because they can never fit the cluster").register(registry);
         Gauge.builder("gantry.scheduler.running.jobs", this, l -> l.state.runningCount())
                 .description("Jobs holding resources").register(registry);
-        LOG.infof("scheduling with policy %s (%s)", config.policy(), inUse.version());
+        LOG.infof("scheduling with policy %s (%s), preemption %s, job clock x%s", config.policy(), inUse.version(),
+                config.preemption() ? "on" : "off", config.timeScale());
         learner.attach(new OnlineLearner.Scheduler() {
             @Override
             public List<NodeSpec> nodes() {
@@ -151,6 +156,7 @@ public class SchedulerLoop {
             outcome.decisions().forEach(d -> {
                 out.decided(d);
                 decisions.increment();
+                preemptions.increment(d.preempts().size());
             });
         } catch (RuntimeException e) {
             // A broken round must not stop the loop: later events bring another round.

@@ -2,15 +2,19 @@ package io.gantry.scheduler.service;
 
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
+import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
+import io.gantry.scheduling.framework.Decision;
 import io.gantry.scheduling.framework.GangPlacer;
 import io.gantry.scheduling.framework.OrderedQueueScheduling;
 import io.gantry.scheduling.framework.Placement;
+import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.framework.SortedPendingQueue;
@@ -33,23 +37,42 @@ import java.util.Set;
  * what each running job holds. Like kube-scheduler's cache, a decision reserves its resources at once, and the
  * reservation is released by the job's completed, failed or preempted event. Not thread-safe: {@link
  * SchedulerLoop} runs every call on one thread.
+ *
+ * <p><b>Preemption</b> (when enabled): the policy's {@link SchedulingPolicy#decide} may stop running jobs, exactly as
+ * in the simulator. A stopped job's resources go to the placements of the same round at once; the stop travels in
+ * every decision placed into its room until the stop is confirmed ({@link SchedulingDecision#preempts()}), so the
+ * dispatcher stops before it binds whichever of them it reads first. The stopped job waits, holding nothing, until
+ * its {@code JobPreempted} says how long it ran; it is then queued for its next attempt with the rest of its run and
+ * the service it received (which preemptive policies weigh).
  */
 public final class SchedulerState {
 
     /**
-     * A job that received a decision and still holds resources. {@code job} is null for a job restored from
-     * a decision whose submission is no longer on the tuned topic: it can be released, not re-queued.
+     * A job that received a decision for its {@code attempt}-th start and still holds resources (or, while
+     * stopping, held them). {@code job} is null for a job restored from a decision whose submission is no longer on
+     * the tuned topic: it can be released, not re-queued. {@code startedAt} is on the jobs' clock.
      */
-    private record Running(JobTuned job, List<String> nodes, Resources perTask) {
+    private record Running(JobTuned job, List<String> nodes, Resources perTask, int attempt, double startedAt,
+                           double attainedGpuSBefore, double ranSBefore) {
+
+        double gpus() {
+            return perTask.gpus() * nodes.size();
+        }
     }
 
     private SchedulingPolicy policy;
     private String policyVersion;
     private final double defaultPriority;
+    private final JobClock clock;
+    private final boolean preemption;
     private final ClusterState cluster = new ClusterState(List.of());
     private final Set<String> unschedulableNodes = new HashSet<>();
     private final Map<String, PendingJob> pending = new LinkedHashMap<>();
     private final Map<String, Running> running = new HashMap<>();
+    /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
+    private final Map<String, Running> stopping = new HashMap<>();
+    /** Stints ("job#attempt") a restored decision stopped, for restoring the decisions in any order. */
+    private final Set<String> stoppedStints = new HashSet<>();
     /** Every job id ever queued: a redelivered or duplicated submission is never queued twice. */
     private final Set<String> known = new HashSet<>();
     private final Map<String, Double> priorities = new HashMap<>();
@@ -64,9 +87,21 @@ public final class SchedulerState {
     /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
     private final Set<String> uncheckedForFit = new java.util.LinkedHashSet<>();
 
-    public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
+    /**
+     * @param clock      the jobs' clock the policy sees time on
+     * @param preemption whether the policy may stop running jobs ({@code gantry.scheduler.preemption})
+     */
+    public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority, JobClock clock,
+                          boolean preemption) {
         this.defaultPriority = defaultPriority;
+        this.clock = clock;
+        this.preemption = preemption;
         usePolicy(policy, policyVersion);
+    }
+
+    /** Real time, no preemption: the scheduler as it was before it could stop jobs. */
+    public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
+        this(policy, policyVersion, defaultPriority, JobClock.WALL, false);
     }
 
     /**
@@ -97,7 +132,7 @@ public final class SchedulerState {
     }
 
     private void addPending(PendingJob p) {
-        JobRequest r = p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority));
+        JobRequest r = p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority), clock);
         pending.put(r.id(), p);
         requests.put(r.id(), r);
         if (sorted != null) {
@@ -156,14 +191,10 @@ public final class SchedulerState {
     public boolean onLifecycle(LifecycleEvent e) {
         switch (e.type()) {
             case "JobCompleted", "JobFailed" -> {
-                return release(e.jobId()) != null;
+                return release(e.jobId()) != null | stopping.remove(e.jobId()) != null;
             }
             case "JobPreempted" -> {
-                Running r = release(e.jobId());
-                if (r != null && r.job() != null) {
-                    addPending(new PendingJob(r.job()));
-                }
-                return r != null;
+                return preempted((JobPreempted) e);
             }
             case "JobRejected" -> {
                 return removePending(e.jobId()) != null;
@@ -175,22 +206,85 @@ public final class SchedulerState {
     }
 
     /**
+     * A stint ended by preemption: ours (the job is stopping) or the cluster's (it was running). The job is queued
+     * for its next attempt. A stop of an earlier stint than the one the job is in (seen when restoring) only adds
+     * the service that stint received.
+     */
+    private boolean preempted(JobPreempted e) {
+        Running r = stopping.get(e.jobId());
+        if (r != null && r.attempt() == e.attempt()) {
+            stopping.remove(e.jobId());
+        } else if ((r = running.get(e.jobId())) != null && r.attempt() == e.attempt()) {
+            release(e.jobId());
+        } else {
+            creditEarlierStint(e);
+            return false;
+        }
+        double ran = e.ranS() != null ? e.ranS() : Math.max(0, clock.seconds(e.occurredAt()) - r.startedAt());
+        if (r.job() != null) {
+            addPending(new PendingJob(r.job(), r.attempt() + 1, r.attainedGpuSBefore() + ran * r.gpus(),
+                    r.ranSBefore() + ran));
+        }
+        return true;
+    }
+
+    private void creditEarlierStint(JobPreempted e) {
+        double ran = e.ranS() == null ? 0 : e.ranS();
+        Running later = running.get(e.jobId());
+        if (later != null && later.attempt() > e.attempt()) {
+            running.put(e.jobId(), new Running(later.job(), later.nodes(), later.perTask(), later.attempt(),
+                    later.startedAt(), later.attainedGpuSBefore() + ran * later.gpus(), later.ranSBefore() + ran));
+            return;
+        }
+        PendingJob p = pending.get(e.jobId());
+        if (p != null && p.attempt() > e.attempt()) {
+            removePending(e.jobId());
+            addPending(new PendingJob(p.job(), p.attempt(), p.attainedGpuS() + ran * p.job().tasks()
+                    * p.perTask().gpus(), p.ranS() + ran));
+        }
+    }
+
+    /**
      * Restores a decision made before a restart: the job holds its nodes again. Reservations on nodes not
      * known yet are made when the node first reports ({@link #reserveRestoredJobsOn}).
      */
     public void restoreDecision(SchedulingDecision d) {
-        if (running.containsKey(d.jobId())) {
+        for (Preemption victim : d.preempts()) {
+            stoppedStints.add(stint(victim.jobId(), victim.attempt()));
+            Running v = running.get(victim.jobId());
+            if (v != null && v.attempt() == victim.attempt()) {
+                release(victim.jobId());
+                stopping.put(victim.jobId(), v);
+            }
+        }
+        Running now = running.containsKey(d.jobId()) ? running.get(d.jobId()) : stopping.get(d.jobId());
+        if (now != null && now.attempt() >= d.attempt()) {
             return;
         }
         known.add(d.jobId());
+        if (now != null) {
+            release(d.jobId()); // a later stint supersedes the one restored before it
+            stopping.remove(d.jobId());
+        }
         PendingJob p = removePending(d.jobId());
         Resources perTask = new Resources(d.perTask().gpuMilli(), d.perTask().cpuMilli(), d.perTask().memoryMib());
-        running.put(d.jobId(), new Running(p == null ? null : p.job(), d.nodes(), perTask));
+        JobTuned job = p != null ? p.job() : now != null ? now.job() : null;
+        Running r = new Running(job, d.nodes(), perTask, d.attempt(), clock.seconds(d.occurredAt()),
+                now == null ? 0 : now.attainedGpuSBefore(), now == null ? 0 : now.ranSBefore());
+        if (stoppedStints.contains(stint(d.jobId(), d.attempt()))) {
+            stopping.put(d.jobId(), r);
+            return;
+        }
+        running.put(d.jobId(), r);
         for (String node : d.nodes()) {
             if (cluster.hasNode(node)) {
                 cluster.allocate(node, perTask);
             }
         }
+    }
+
+    private static String stint(String jobId, int attempt) {
+        return jobId + "#" + attempt;
     }
 
     private void reserveRestoredJobsOn(String node) {
@@ -223,13 +317,21 @@ public final class SchedulerState {
         }
         List<JobRejected> rejections = rejectUnfit(now);
         ClusterState schedulable = schedulableView();
-        double nowS = now.getEpochSecond() + now.getNano() / 1e9;
-        List<Placement> placements = ordered != null ? scheduleInOrder(nowS, schedulable)
-                : policy.schedule(new SchedulingContext(nowS, List.copyOf(requests.values()), schedulable));
+        double nowS = clock.seconds(now);
+        Decision decision;
+        if (ordered != null) {
+            decision = Decision.placeOnly(scheduleInOrder(nowS, schedulable));
+        } else if (preemption) {
+            decision = policy.decide(preemptiveContext(nowS, schedulable));
+        } else {
+            decision = Decision.placeOnly(policy.schedule(new SchedulingContext(nowS, List.copyOf(requests.values()),
+                    schedulable)));
+        }
         arrivedSinceRound.clear();
         capacityMayHaveGrown = false;
-        List<SchedulingDecision> decisions = new ArrayList<>(placements.size());
-        for (Placement placement : placements) {
+        stop(decision.preemptions(), decision.placements());
+        List<SchedulingDecision> decisions = new ArrayList<>(decision.placements().size());
+        for (Placement placement : decision.placements()) {
             PendingJob p = removePending(placement.jobId());
             if (p == null) {
                 throw new IllegalStateException("policy " + policy.name() + " placed unknown job " + placement.jobId());
@@ -238,12 +340,70 @@ public final class SchedulerState {
             for (String node : placement.nodes()) {
                 cluster.allocate(node, perTask); // refuses an over-allocation: a policy bug must not bind
             }
-            running.put(p.job().jobId(), new Running(p.job(), placement.nodes(), perTask));
+            running.put(p.job().jobId(), new Running(p.job(), placement.nodes(), perTask, p.attempt(), nowS,
+                    p.attainedGpuS(), p.ranS()));
             JobTuned j = p.job();
             decisions.add(new SchedulingDecision(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
-                    placement.nodes(), j.perTask(), j.durationS(), j.submittedAt(), policy.name(), policyVersion));
+                    placement.nodes(), j.perTask(), p.remainingDurationS(), j.submittedAt(), policy.name(),
+                    policyVersion, p.attempt(), stopsBefore(placement)));
         }
         return new SchedulingOutcome(decisions, rejections);
+    }
+
+    /** What a preemptive policy needs beyond the queue: the running jobs and the service each job received. */
+    private SchedulingContext preemptiveContext(double nowS, ClusterState schedulable) {
+        List<RunningJob> runningJobs = new ArrayList<>(running.size());
+        for (Map.Entry<String, Running> e : running.entrySet()) {
+            Running r = e.getValue();
+            if (r.job() != null) {
+                JobRequest asRequest = new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore())
+                        .toRequest(priorities.getOrDefault(r.job().user(), defaultPriority), clock);
+                runningJobs.add(new RunningJob(asRequest, r.nodes(), r.startedAt(), r.attainedGpuSBefore()));
+            }
+        }
+        Map<String, Double> attained = new HashMap<>();
+        pending.forEach((id, p) -> {
+            if (p.attainedGpuS() > 0) {
+                attained.put(id, p.attainedGpuS());
+            }
+        });
+        return new SchedulingContext(nowS, List.copyOf(requests.values()), schedulable, runningJobs, attained);
+    }
+
+    /**
+     * Takes the policy's victims off their nodes; they stop for real once a decision carries the stop out. A victim
+     * on whose nodes nothing of this round is placed keeps running: its room would only stand idle.
+     */
+    private void stop(List<String> victims, List<Placement> placements) {
+        for (String id : victims) {
+            Running r = running.get(id);
+            if (r == null) {
+                throw new IllegalStateException("policy " + policy.name() + " preempted " + id + ", which is not running");
+            }
+            if (placements.stream().anyMatch(p -> sharesANode(r, p))) {
+                release(id);
+                stopping.put(id, r);
+            }
+        }
+    }
+
+    /**
+     * The stops a placement carries: every stopped job not yet confirmed preempted that held room on its nodes.
+     * Decisions travel on different partitions, so the dispatcher may read any of them first; whichever it reads
+     * first stops the job (a stop is matched on job and attempt, so the others change nothing).
+     */
+    private List<Preemption> stopsBefore(Placement placement) {
+        List<Preemption> out = new ArrayList<>();
+        stopping.forEach((id, r) -> {
+            if (sharesANode(r, placement)) {
+                out.add(new Preemption(id, r.attempt()));
+            }
+        });
+        return out;
+    }
+
+    private static boolean sharesANode(Running r, Placement p) {
+        return r.nodes().stream().anyMatch(p.nodes()::contains);
     }
 
     /**
@@ -310,6 +470,11 @@ public final class SchedulerState {
 
     public int runningCount() {
         return running.size();
+    }
+
+    /** Jobs stopped by a decision and not yet confirmed preempted. */
+    public int stoppingCount() {
+        return stopping.size();
     }
 
     /** The queue in the policy's order is the policy's business; this is arrival order, for people. */

@@ -48,6 +48,16 @@ class OnlineLearnerRestartTest {
             public double defaultPriority() {
                 return 0;
             }
+
+            @Override
+            public boolean preemption() {
+                return true;
+            }
+
+            @Override
+            public double timeScale() {
+                return 1;
+            }
         };
     }
 
@@ -99,10 +109,6 @@ class OnlineLearnerRestartTest {
 
             public double checkLoad() {
                 return 1.0;
-            }
-
-            public double timeScale() {
-                return 1;
             }
 
             public long seed() {
