@@ -122,7 +122,7 @@ public final class BenchCommand implements GantryCli.Command {
                         scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
                     }
                     Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
-                            opts.fairShare(), opts.tuner() ? sizing : null);
+                            opts.fairShare(), opts.tuner() ? sizing : null).withPreemptionCost(opts.preemptionCostS());
                     SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
                     if (!result.unfinished().isEmpty()) {
                         throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
@@ -131,7 +131,8 @@ public final class BenchCommand implements GantryCli.Command {
                             policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
                             RunMetrics.of(result, clusterGpus), result.wallS(),
                             TunerMetrics.of(opts.tuner(), result, tuned, opts.nodeShape().capacity().times(opts.nodes()),
-                                    (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric))));
+                                    (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
+                            opts.preemptionCostS()));
                     if (seed == opts.seeds().get(0)) {
                         firstSeedResults.put(policy, result);
                     }

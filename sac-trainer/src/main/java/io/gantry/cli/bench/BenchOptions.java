@@ -21,7 +21,7 @@ import java.util.List;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
-                    boolean tuner, double tunerScaling, UsageModel usage) {
+                    boolean tuner, double tunerScaling, UsageModel usage, double preemptionCostS) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
@@ -29,6 +29,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
                                 [--tuner on|off] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
+                                [--preemption-cost S]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
@@ -58,6 +59,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
                             kills; an assumption, no trace measures it (default request: all of it;
                             bench/README.md, Tuner)
+              --preemption-cost  seconds of run time a preempted job needs again each time it resumes
+                            (reloading a checkpoint; Pollux charges 30); default 0: preemption is free
             """;
 
     static BenchOptions parse(String[] args) {
@@ -78,6 +81,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         boolean tuner = false;
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
         UsageModel usage = UsageModel.REQUEST;
+        double preemptionCostS = 0;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -163,6 +167,13 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     }
                 }
                 case "--usage-model" -> usage = UsageModel.parse(v);
+                case "--preemption-cost" -> {
+                    preemptionCostS = number(flag, v);
+                    if (!(preemptionCostS >= 0)) {
+                        throw new IllegalArgumentException(
+                                "--preemption-cost takes a finite number of seconds ≥ 0, got '" + v + "'");
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }
         }
@@ -174,7 +185,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat,
-                fairShare ? fairSettings : null, fairReserveS, out, tuner, tunerScaling, usage);
+                fairShare ? fairSettings : null, fairReserveS, out, tuner, tunerScaling, usage, preemptionCostS);
     }
 
     /** Like {@link FlagValues#positive} but says the unit (number already refuses NaN and infinities). */

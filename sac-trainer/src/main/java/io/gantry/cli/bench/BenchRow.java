@@ -8,5 +8,5 @@ import io.gantry.scheduling.tuning.TunerMetrics;
  * recorded. {@code tuner} holds the tuner keys (with the tuner on or off).
  */
 record BenchRow(String trace, String traceFile, double targetLoad, double offeredLoad, long seed, String policy,
-                int jobs, int unfit, int badRows, RunMetrics m, double wallS, TunerMetrics tuner) {
+                int jobs, int unfit, int badRows, RunMetrics m, double wallS, TunerMetrics tuner, double preemptionCostS) {
 }

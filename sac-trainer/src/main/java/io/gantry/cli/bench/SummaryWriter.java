@@ -17,7 +17,8 @@ final class SummaryWriter {
     static final String[] COLUMNS = {"trace", "trace_file", "load", "seed", "policy", "jobs", "unfit", "bad_rows",
             "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "avg_slowdown", "makespan_s",
             "gpu_alloc_ratio", "node_cv", "jain_fairness", "jain_while_waiting", "max_ftf_rho", "wall_s",
-            "tuner", "gpu_hours", "cpu_core_hours", "mem_gib_hours", "oom_kills", "target_reached_ratio", "avg_final_metric"};
+            "tuner", "gpu_hours", "cpu_core_hours", "mem_gib_hours", "oom_kills", "target_reached_ratio", "avg_final_metric",
+            "preemption_cost_s"};
 
     private SummaryWriter() {
     }
@@ -29,7 +30,7 @@ final class SummaryWriter {
                 r.m().makespanS(), r.m().gpuAllocRatio(), r.m().nodeCv(), r.m().jainFairness(), r.m().jainWhileWaiting(),
                 r.m().maxFtfRho(), r.wallS(),
                 r.tuner().on() ? "on" : "off", r.tuner().gpuHours(), r.tuner().cpuCoreHours(), r.tuner().memGibHours(),
-                r.tuner().oomKills(), r.tuner().targetReachedRatio(), r.tuner().avgFinalMetric()};
+                r.tuner().oomKills(), r.tuner().targetReachedRatio(), r.tuner().avgFinalMetric(), r.preemptionCostS()};
     }
 
     static void write(Path dir, List<BenchRow> rows) throws IOException {

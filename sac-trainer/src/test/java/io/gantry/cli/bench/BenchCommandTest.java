@@ -57,6 +57,9 @@ class BenchCommandTest {
         err.reset();
         assertEquals(2, bench(err, "--fair-weight", "50"));
         assertTrue(err.toString().contains("need --fair on"), err.toString());
+        err.reset();
+        assertEquals(2, bench(err, "--preemption-cost", "-30"));
+        assertTrue(err.toString().contains("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'"), err.toString());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -31,7 +31,8 @@ import java.util.Set;
  * Discrete-event replay of a trace through a {@link SchedulingPolicy} in virtual time. Events are job
  * arrivals (the trace, in submit order), completions (a priority queue) and wake-ups a policy asks
  * for. All events at one instant are applied first, then one scheduling round runs. A job runs for
- * exactly its true duration once it holds its whole gang; a preempted job keeps its progress.
+ * exactly its true duration once it holds its whole gang; a preempted job keeps its progress and, with
+ * {@link #withPreemptionCost}, pays a fixed restart time each time it resumes (free by default).
  *
  * <p>Cost: a policy with a fixed queue order ({@link OrderedQueueScheduling}) gets the pending jobs
  * kept sorted between rounds (O(log queue) per arrival and start) and walks them from the front only
@@ -61,6 +62,7 @@ public final class Simulator {
     private final DurationPredictor predictor;
     private final FairShareTracker.Settings fairShare;
     private final OomModel oom;
+    private final double preemptionCostS;
 
     /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
@@ -76,11 +78,28 @@ public final class Simulator {
     /** @param oom which runs are OOM-killed and what they are retried as; null for none (every job runs to the end) */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor,
                      FairShareTracker.Settings fairShare, OomModel oom) {
+        this(nodes, policy, predictor, fairShare, oom, 0);
+    }
+
+    private Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor,
+                      FairShareTracker.Settings fairShare, OomModel oom, double preemptionCostS) {
         this.nodes = List.copyOf(nodes);
         this.policy = policy;
         this.predictor = predictor;
         this.fairShare = fairShare;
         this.oom = oom;
+        this.preemptionCostS = preemptionCostS;
+    }
+
+    /**
+     * The same replay where a preempted job needs {@code seconds} more run time each time it resumes (reloading its
+     * checkpoint, warming up again: Pollux charges 30 s per re-allocation). 0 keeps preemption free.
+     */
+    public Simulator withPreemptionCost(double seconds) {
+        if (!(seconds >= 0) || Double.isInfinite(seconds)) {
+            throw new IllegalArgumentException("preemption cost must be a finite number of seconds >= 0, got " + seconds);
+        }
+        return new Simulator(nodes, policy, predictor, fairShare, oom, seconds);
     }
 
     private static final class Run {
@@ -279,7 +298,7 @@ public final class Simulator {
                     throw new IllegalStateException(policy.name() + " preempted " + id + ", which is not running");
                 }
                 double ran = now - r.current.startedAt();
-                r.remainingS = Math.max(0, r.remainingS - ran);
+                r.remainingS = Math.max(0, r.remainingS - ran) + preemptionCostS;
                 r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
                 r.preemptions++;
                 r.stint++;

@@ -1,6 +1,7 @@
 package io.gantry.scheduling.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.scheduling.framework.SchedulingPolicy;
@@ -83,6 +84,19 @@ class HandWorkedPolicyTest {
         assertEquals(Map.of("A", 20.0, "B", 19.0), jcts(nodes(1, 2), "kube-default", jobs));
         assertEquals(Map.of("A", 22.0, "B", 4.0), jcts(nodes(1, 2), new TiresiasPolicy(new double[] {10}), jobs));
         assertEquals(Map.of("A", 22.0, "B", 2.0), jcts(nodes(1, 2), "srpt-oracle", jobs));
+    }
+
+    /** The same srpt-oracle replay where resuming costs 5 s: A resumes at 5 with 17 + 5 s left → 27; B is unchanged. */
+    @Test
+    void aPreemptionCostLengthensOnlyTheResumedJob() {
+        List<JobRequest> jobs = List.of(job("A", "u", 0, 2, 20), job("B", "u", 3, 1, 2));
+        SimulationResult r = new Simulator(nodes(1, 2), PolicyRegistry.create("srpt-oracle"), new HistoryDurationPredictor())
+                .withPreemptionCost(5).run(jobs, null);
+        Map<String, Double> jct = new HashMap<>();
+        r.outcomes().forEach(o -> jct.put(o.id(), o.jctS()));
+        assertEquals(Map.of("A", 27.0, "B", 2.0), jct);
+        assertThrows(IllegalArgumentException.class, () -> new Simulator(nodes(1, 2),
+                PolicyRegistry.create("srpt-oracle"), new HistoryDurationPredictor()).withPreemptionCost(-1));
     }
 
     /**
