@@ -18,7 +18,6 @@ import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.JobRequest;
-import io.gantry.scheduling.model.NodeState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,30 +46,30 @@ class SchedulerStatePreemptionTest {
             return "urgent-first";
         }
 
+        /** Into free room only; every job here takes a whole node (the policy must not change ctx.cluster()). */
         @Override
         public List<Placement> schedule(SchedulingContext ctx) {
-            return decide(ctx, false).placements();
-        }
-
-        @Override
-        public Decision decide(SchedulingContext ctx) {
-            return decide(ctx, true);
-        }
-
-        private Decision decide(SchedulingContext ctx, boolean mayPreempt) {
             seen.accept(ctx);
             List<Placement> out = new ArrayList<>();
-            List<String> stopped = new ArrayList<>();
-            // Every job here takes a whole node, so a node placed on in this round is full (the policy must not
-            // change ctx.cluster()).
             java.util.Set<String> usedThisRound = new java.util.HashSet<>();
             for (JobRequest j : ctx.pending()) {
-                NodeState free = ctx.cluster().nodes().stream()
-                        .filter(n -> n.fits(j.perTask()) && !usedThisRound.contains(n.name())).findFirst().orElse(null);
-                if (free != null) {
-                    out.add(new Placement(j.id(), List.of(free.name())));
-                    usedThisRound.add(free.name());
-                } else if (mayPreempt && j.id().startsWith("urgent") && !ctx.running().isEmpty()) {
+                ctx.cluster().nodes().stream().filter(n -> n.fits(j.perTask()) && !usedThisRound.contains(n.name()))
+                        .findFirst().ifPresent(n -> {
+                            out.add(new Placement(j.id(), List.of(n.name())));
+                            usedThisRound.add(n.name());
+                        });
+            }
+            return out;
+        }
+
+        /** As {@link #schedule}, then an "urgent…" job left waiting takes the first running job's node. */
+        @Override
+        public Decision decide(SchedulingContext ctx) {
+            List<Placement> out = new ArrayList<>(schedule(ctx));
+            List<String> stopped = new ArrayList<>();
+            for (JobRequest j : ctx.pending()) {
+                boolean placed = out.stream().anyMatch(p -> p.jobId().equals(j.id()));
+                if (!placed && j.id().startsWith("urgent") && !ctx.running().isEmpty()) {
                     RunningJob victim = ctx.running().get(0);
                     stopped.add(victim.job().id());
                     out.add(new Placement(j.id(), victim.nodes()));
