@@ -35,6 +35,13 @@ public final class SacPolicy implements SchedulingPolicy {
     public static final String CHECKPOINT_ENV = "GANTRY_SAC_CHECKPOINT";
     /** The checkpoint shipped inside scheduling-core (trained by the command in bench/README.md, SAC). */
     public static final String DEFAULT_CHECKPOINT = SacCheckpoint.CLASSPATH + "/sac/default";
+    /**
+     * System property giving the seconds of run time a preempted job needs again when it resumes on this cluster
+     * (env {@code GANTRY_SAC_RESTART_COST_S} otherwise; default 0, preemption free). sac then stops a job only
+     * if it is less urgent by more than that per GPU.
+     */
+    public static final String RESTART_COST_PROPERTY = "gantry.sac.restart-cost-s";
+    public static final String RESTART_COST_ENV = "GANTRY_SAC_RESTART_COST_S";
 
     private static final System.Logger LOG = System.getLogger(SacPolicy.class.getName());
     // One loaded agent per location for the whole JVM: a bench creates a fresh policy per replay, and
@@ -52,6 +59,7 @@ public final class SacPolicy implements SchedulingPolicy {
     private final SplittableRandom explore;
     private final DecisionListener listener;
     private final SchedulingPolicy fallback = new KubeDefaultPolicy();
+    private final double restartCostS = configuredRestartCost();
     private String fallbackReason;
 
     private SacPolicy(SacAgent agent, SplittableRandom explore, DecisionListener listener, String fallbackReason) {
@@ -78,6 +86,26 @@ public final class SacPolicy implements SchedulingPolicy {
     /** The policy {@code PolicyRegistry} hands out: the configured checkpoint, else the shipped one. */
     public static SacPolicy fromConfiguredCheckpoint() {
         return fromCheckpoint(configuredCheckpoint());
+    }
+
+    /** The restart cost configured for this JVM ({@link #RESTART_COST_PROPERTY}); a bad value is an error, not a 0. */
+    public static double configuredRestartCost() {
+        String p = System.getProperty(RESTART_COST_PROPERTY);
+        String v = p != null && !p.isBlank() ? p : System.getenv(RESTART_COST_ENV);
+        if (v == null || v.isBlank()) {
+            return 0;
+        }
+        double s;
+        try {
+            s = Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            s = Double.NaN;
+        }
+        if (!(s >= 0) || Double.isInfinite(s)) {
+            throw new IllegalArgumentException(RESTART_COST_PROPERTY + " / " + RESTART_COST_ENV
+                    + " must be a finite number of seconds >= 0, got '" + v + "'");
+        }
+        return s;
     }
 
     public static String configuredCheckpoint() {
@@ -138,7 +166,7 @@ public final class SacPolicy implements SchedulingPolicy {
     }
 
     private Decision round(SchedulingContext ctx, boolean mayPreempt) {
-        TentativeCluster cluster = new TentativeCluster(ctx, mayPreempt);
+        TentativeCluster cluster = new TentativeCluster(ctx, mayPreempt, restartCostS);
         List<JobRequest> pending = new ArrayList<>(ctx.pending());
         List<Placement> out = new ArrayList<>();
         List<String> preempted = new ArrayList<>();

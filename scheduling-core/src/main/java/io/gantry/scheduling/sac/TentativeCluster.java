@@ -39,19 +39,24 @@ final class TentativeCluster {
     private final List<Victim> victims;
     private final Map<String, Double> pendingAttainedGpuS;
     private final boolean mayPreempt;
+    /** Seconds a stopped job needs again when it resumes: a victim must be less urgent by at least that, per GPU. */
+    private final double restartCostS;
 
     /** A cluster as it stands, with no running jobs known and no preemption (what a place-only caller sees). */
     TentativeCluster(ClusterState cluster) {
-        this(cluster, List.of(), Map.of(), 0, false);
+        this(cluster, List.of(), Map.of(), 0, false, 0);
     }
 
-    /** The round's view of a scheduling context; {@code mayPreempt} whether the caller can stop running jobs. */
-    TentativeCluster(SchedulingContext ctx, boolean mayPreempt) {
-        this(ctx.cluster(), ctx.running(), ctx.pendingAttainedGpuS(), ctx.now(), mayPreempt);
+    /**
+     * The round's view of a scheduling context; {@code mayPreempt} whether the caller can stop running jobs,
+     * {@code restartCostS} what stopping one costs it in run time when it resumes.
+     */
+    TentativeCluster(SchedulingContext ctx, boolean mayPreempt, double restartCostS) {
+        this(ctx.cluster(), ctx.running(), ctx.pendingAttainedGpuS(), ctx.now(), mayPreempt, restartCostS);
     }
 
     private TentativeCluster(ClusterState cluster, List<RunningJob> runningJobs, Map<String, Double> pendingAttained,
-                             double now, boolean mayPreempt) {
+                             double now, boolean mayPreempt, double restartCostS) {
         List<NodeState> nodes = cluster.nodes();
         int n = nodes.size();
         names = new String[n];
@@ -79,6 +84,7 @@ final class TentativeCluster {
         }
         this.pendingAttainedGpuS = pendingAttained;
         this.mayPreempt = mayPreempt;
+        this.restartCostS = restartCostS;
         List<Victim> v = new ArrayList<>();
         if (mayPreempt) {
             for (RunningJob r : runningJobs) {
@@ -113,6 +119,7 @@ final class TentativeCluster {
         victims = new ArrayList<>(o.victims);
         pendingAttainedGpuS = o.pendingAttainedGpuS;
         mayPreempt = o.mayPreempt;
+        restartCostS = o.restartCostS;
     }
 
     int size() {
@@ -161,7 +168,9 @@ final class TentativeCluster {
     /**
      * The running jobs to stop so that {@code job} (of prior urgency {@code urgencyGpuS}) can start: strictly
      * less urgent ones only, least urgent first, one at a time until the gang fits, as the preemptive baselines
-     * do. Empty when it already fits; null when stopping every less urgent job would not make room.
+     * do. With a restart cost a victim must be less urgent by more than the GPU-seconds it would lose
+     * ({@code restartCostS} × its GPUs): stopping it for less would cost more service than it saves (SRPT with a
+     * switching cost). Empty when it already fits; null when stopping every such job would not make room.
      */
     List<Victim> victimsFor(JobRequest job, double urgencyGpuS) {
         Resources t = job.perTask();
@@ -176,7 +185,7 @@ final class TentativeCluster {
             freeable += freeGpu[i];
         }
         for (Victim v : victims) {
-            if (v.urgencyGpuS() > urgencyGpuS) {
+            if (worthStopping(v, urgencyGpuS)) {
                 freeable += v.gpus() * 1000;
             }
         }
@@ -187,7 +196,10 @@ final class TentativeCluster {
         List<Victim> chosen = new ArrayList<>();
         for (Victim v : victims) {
             if (v.urgencyGpuS() <= urgencyGpuS) {
-                break;
+                break; // least urgent first: none after this one is less urgent than the job
+            }
+            if (!worthStopping(v, urgencyGpuS)) {
+                continue;
             }
             trial.release(v);
             chosen.add(v);
@@ -196,6 +208,10 @@ final class TentativeCluster {
             }
         }
         return null;
+    }
+
+    private boolean worthStopping(Victim v, double urgencyGpuS) {
+        return v.urgencyGpuS() > urgencyGpuS + restartCostS * v.gpus();
     }
 
     /** A copy with {@code stop} released: what the cluster would look like after those preemptions. */

@@ -2,6 +2,7 @@ package io.gantry.scheduling.sac;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -176,6 +177,35 @@ class SacAgentTest {
                 java.util.Map.of()));
         assertTrue(none.preemptions().isEmpty() && none.placements().isEmpty(),
                 "a job less urgent than every running one waits: " + none);
+    }
+
+    /**
+     * "long" (216,000 GPU-s of urgency on 6 GPUs) yields to "short" (2,400 GPU-s) only while the difference exceeds what
+     * restarting it costs: 6 GPUs × the restart cost, so the break-even is (216,000 − 2,400) ÷ 6 = 35,600 s.
+     */
+    @Test
+    void aRestartCostStopsOnlyJobsLessUrgentByMoreThanItCosts() {
+        ClusterState cluster = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
+        cluster.allocate("n0", Resources.ofGpus(6, 8, 32));
+        cluster.allocate("n0", Resources.ofGpus(2, 8, 32));
+        JobRequest longJob = new JobRequest("long", "a", 1, Resources.ofGpus(6, 8, 32), 0, 0, 3600, 1e6);
+        JobRequest young = new JobRequest("young", "b", 1, Resources.ofGpus(2, 8, 32), 35_900, 0, 100, 1e6);
+        List<io.gantry.scheduling.framework.RunningJob> running = List.of(
+                new io.gantry.scheduling.framework.RunningJob(longJob, List.of("n0"), 0, 0),
+                new io.gantry.scheduling.framework.RunningJob(young, List.of("n0"), 35_950, 0));
+        JobRequest shortJob = new JobRequest("short", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 600, 600);
+        SchedulingContext ctx = new SchedulingContext(36_000, List.of(shortJob), cluster, running, java.util.Map.of());
+        try {
+            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "30000");
+            assertEquals(List.of("long"), SacPolicy.greedy(agent).decide(ctx).preemptions());
+            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "36000");
+            var kept = SacPolicy.greedy(agent).decide(ctx);
+            assertTrue(kept.preemptions().isEmpty() && kept.placements().isEmpty(), "not worth a restart: " + kept);
+            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "-5");
+            assertThrows(IllegalArgumentException.class, () -> SacPolicy.greedy(agent));
+        } finally {
+            System.clearProperty(SacPolicy.RESTART_COST_PROPERTY);
+        }
     }
 
     private static List<Transition> fixedBatch(int n, long seed) {
