@@ -30,7 +30,6 @@ import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
-import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.NodeMetrics;
@@ -74,8 +73,8 @@ import org.jboss.logging.Logger;
  *       {@code nodeName} update). Every check is made before the first POST, so a gang is bound whole or not at
  *       all; if a POST still fails midway, the pods already bound are deleted, since Kubernetes cannot unbind.</li>
  *   <li>Pod phases become lifecycle events: all tasks running → started, all succeeded → completed, a task failed
- *       → failed with its reason ({@code OOMKilled} marked), a task deleted → preempted when Kubernetes marked it
- *       a disruption target, else failed as cancelled.</li>
+ *       → failed with its reason ({@code OOMKilled} marked), a task deleted → failed as evicted when Kubernetes
+ *       marked it a disruption target (it cannot be resumed: see {@link #preempt}), else failed as cancelled.</li>
  *   <li>A decision's preemptions are not carried out ({@link #carriesOutPreemptions}): a job's pods are created and
  *       bound once, so a stopped job could not be bound again as a later attempt. Binding stays once per job.</li>
  * </ul>
@@ -488,9 +487,13 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         } else if (deleted != null) {
             String disruption = disruptionOf(deleted);
             if (disruption != null) {
-                end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
-                        job.nodes(), job.perTask, "pod " + key(deleted) + " was deleted by Kubernetes: " + disruption),
-                        null);
+                // Announced as failed, not preempted: a preempted job goes back to the queue, and its next attempt
+                // would need pods this dispatcher cannot re-create yet, so the decision for it would bind nothing
+                // and its reservation would never be released.
+                end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
+                        job.perTask, "evicted: pod " + key(deleted) + " was deleted by Kubernetes (" + disruption
+                        + "); pod-dispatcher cannot re-create a stopped job's pods on Kubernetes yet, so the job ends "
+                        + "here instead of going back to the queue", false), "evicted");
             } else {
                 end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
                         job.perTask, "cancelled: pod " + key(deleted) + " was deleted while the job ran", false),

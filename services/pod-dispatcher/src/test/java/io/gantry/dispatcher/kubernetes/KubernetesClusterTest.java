@@ -232,6 +232,30 @@ class KubernetesClusterTest {
         assertTrue(oom.oomKilled());
     }
 
+    /**
+     * A running pod Kubernetes evicts (DisruptionTarget) ends its job as failed with the reason: announcing it
+     * preempted would queue it again for a decision this dispatcher could not carry out (it cannot re-create pods).
+     */
+    @Test
+    void anEvictedJobFailsWithItsReasonInsteadOfWaitingForPodsThatNeverComeBack() {
+        create(node("node-1", 16, 64, 2));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        cluster.submitted(submission("evict-1", 1, new ResourceAmounts(1000, 1000, 1024)));
+        expectBinding(JOBS_NS, "evict-1-0");
+        dispatcher.dispatch(decision("evict-1", List.of("node-1"), new ResourceAmounts(1000, 1000, 1024)), null);
+        applyBinding(awaitBinding(JOBS_NS, "evict-1-0"));
+        setPhase(JOBS_NS, "evict-1-0", this::running);
+        assertInstanceOf(JobStarted.class, awaitLifecycle("evict-1", 1).get(0));
+        setPhase(JOBS_NS, "evict-1-0", p -> new PodBuilder(p).editStatus().addNewCondition().withType("DisruptionTarget")
+                .withStatus("True").withReason("TerminationByKubelet").withMessage("node drained").endCondition()
+                .endStatus().build());
+        client.pods().inNamespace(JOBS_NS).withName("evict-1-0").delete();
+        JobFailed evicted = assertInstanceOf(JobFailed.class, awaitLifecycle("evict-1", 2).get(1));
+        assertTrue(evicted.reason().startsWith("evicted") && evicted.reason().contains("TerminationByKubelet"),
+                evicted.reason());
+    }
+
     @Test
     void aRestartInTheMiddleBindsNothingTwiceAndForgetsNothing() {
         create(node("node-1", 16, 64, 4));
