@@ -1,6 +1,7 @@
 package io.gantry.scheduler.service;
 
 import io.gantry.events.JobCompleted;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.scheduling.model.JobRequest;
@@ -12,7 +13,8 @@ import java.util.Map;
 
 /**
  * The jobs the online learner's replay check replays: the last {@code window} jobs that completed here, with
- * what they requested and how long they really ran ({@link JobCompleted#runtimeS()}). Submit times are put on
+ * what they requested and how long they really ran: the {@link JobCompleted#runtimeS()} of their last stint plus
+ * the {@link JobPreempted#ranS()} of the stints preempted before it. Submit times are put on
  * the jobs' clock ({@link JobClock}); the check rescales arrivals to its own load anyway. Thread-safe: fed from
  * the consumers, read by the learner thread.
  */
@@ -22,6 +24,8 @@ final class JobHistory {
     private final JobClock clock;
     private final Map<String, JobTuned> inSystem = new HashMap<>();
     private final ArrayDeque<JobRequest> completed = new ArrayDeque<>();
+    /** Seconds run in stints that were preempted, per job still in the system. */
+    private final Map<String, Double> ranBeforePreemption = new HashMap<>();
 
     JobHistory(int window, JobClock clock) {
         this.window = window;
@@ -34,15 +38,20 @@ final class JobHistory {
 
     /** Completed jobs join the window; failed and rejected ones leave without a duration to replay. */
     synchronized void lifecycle(LifecycleEvent e) {
+        if (e instanceof JobPreempted p && p.ranS() != null && inSystem.containsKey(e.jobId())) {
+            ranBeforePreemption.merge(e.jobId(), p.ranS(), Double::sum);
+        }
         if (!e.terminal()) {
             return;
         }
         JobTuned job = inSystem.remove(e.jobId());
+        double ranBefore = ranBeforePreemption.getOrDefault(e.jobId(), 0.0);
+        ranBeforePreemption.remove(e.jobId());
         if (job != null && e instanceof JobCompleted c) {
             Resources perTask = new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(),
                     job.perTask().memoryMib());
             completed.addLast(new JobRequest(job.jobId(), job.user(), job.tasks(), perTask,
-                    clock.seconds(job.submittedAt()), 0, Double.NaN, c.runtimeS()));
+                    clock.seconds(job.submittedAt()), 0, Double.NaN, ranBefore + c.runtimeS()));
             if (completed.size() > window) {
                 completed.removeFirst();
             }

@@ -269,10 +269,13 @@ public class OnlineLearner {
     }
 
     public void lifecycle(LifecycleEvent e) {
-        if (learning() && e.terminal()) {
-            transitions.jobEnded(e.jobId(), clock.seconds(e.occurredAt()));
-            history.lifecycle(e);
+        if (!learning()) {
+            return;
         }
+        if (e.terminal()) {
+            transitions.jobEnded(e.jobId(), clock.seconds(e.occurredAt()));
+        }
+        history.lifecycle(e); // preemptions too: they hold part of a job's run time
     }
 
     void start(@Observes StartupEvent ev) {
