@@ -25,7 +25,8 @@ public class SchedulerResource {
                             double waitingS) {
     }
 
-    public record Queue(String policy, String policyVersion, int pending, int running, List<QueuedJob> jobs) {
+    /** {@code stopping}: jobs a decision stopped to make room, waiting for their JobPreempted to queue them again. */
+    public record Queue(String policy, String policyVersion, int pending, int running, int stopping, List<QueuedJob> jobs) {
     }
 
     public record NodeView(String name, long gpuMilli, long gpuMilliAllocated, long cpuMilli, long cpuMilliAllocated,
@@ -44,7 +45,8 @@ public class SchedulerResource {
                 view.add(new QueuedJob(i + 1, j.jobId(), j.user(), j.tasks(), j.perTask().gpuMilli(),
                         Duration.between(j.submittedAt(), now).toMillis() / 1000.0));
             }
-            return new Queue(s.policyName(), s.policyVersion(), s.pendingCount(), s.runningCount(), view);
+            return new Queue(s.policyName(), s.policyVersion(), s.pendingCount(), s.runningCount(), s.stoppingCount(),
+                    view);
         });
     }
 
