@@ -30,6 +30,8 @@ final class LifecycleTally {
     private final Set<String> started = new HashSet<>();
     /** Jobs whose last start has not been preempted: a start now would be a second one. */
     private final Set<String> startedNotPreempted = new HashSet<>();
+    /** Jobs holding resources now: started, and neither preempted nor ended since. */
+    private final Set<String> runningNow = new HashSet<>();
     private final Map<String, String> terminal = new HashMap<>();
     private final List<Double> jctS = new ArrayList<>();
     private final List<Double> submitToBindMs = new ArrayList<>();
@@ -60,6 +62,7 @@ final class LifecycleTally {
             return; // another replay's or another user's job
         }
         if (e instanceof JobStarted s) {
+            runningNow.add(s.jobId());
             if (!startedNotPreempted.add(s.jobId())) {
                 duplicates++;
             } else if (started.add(s.jobId()) && s.submittedAt() != null) {
@@ -70,12 +73,14 @@ final class LifecycleTally {
         }
         if (e instanceof JobPreempted) {
             startedNotPreempted.remove(e.jobId());
+            runningNow.remove(e.jobId());
             preempted++;
             return;
         }
         if (!e.terminal()) {
             return;
         }
+        runningNow.remove(e.jobId());
         if (terminal.putIfAbsent(e.jobId(), e.type()) != null) {
             duplicates++;
             return;
@@ -98,23 +103,25 @@ final class LifecycleTally {
     }
 
     synchronized Snapshot snapshot() {
-        return new Snapshot(submitted.size(), started.size(), completed, failed, rejected, preempted, duplicates,
-                unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
+        return new Snapshot(submitted.size(), started.size(), runningNow.size(), completed, failed, rejected, preempted,
+                duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
     }
 
     /**
      * @param started jobs started at least once
+     * @param running jobs holding resources now (a preempted job waiting to resume is pending again)
      * @param preempted preemptions: a job stopped twice counts twice
      */
-    record Snapshot(int submitted, int started, int completed, int failed, int rejected, int preempted,
+    record Snapshot(int submitted, int started, int running, int completed, int failed, int rejected, int preempted,
                     int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
                     double p99SubmitToBindMs) {
-        int running() {
-            return started - completed - failed;
-        }
-
         int finished() {
             return completed + failed + rejected;
+        }
+
+        /** Submitted jobs neither running nor finished: queued, or preempted and waiting to resume. */
+        int pending() {
+            return submitted - running - finished();
         }
     }
 

@@ -136,8 +136,8 @@ public final class ReplayCommand implements GantryCli.Command {
     private static void progress(LifecycleTally.Snapshot s, int total, Instant since) {
         double wall = Duration.between(since, Instant.now()).toMillis() / 1000.0;
         System.err.printf(Locale.ROOT, "\r[%6.1fs] submitted %d/%d  running %d  completed %d  failed %d  rejected %d  "
-                        + "pending %d  dup %d   ", wall, s.submitted(), total, s.running(), s.completed(), s.failed(),
-                s.rejected(), s.submitted() - s.started() - s.rejected(), s.duplicates());
+                        + "pending %d  preempted %d  dup %d   ", wall, s.submitted(), total, s.running(), s.completed(),
+                s.failed(), s.rejected(), s.pending(), s.preempted(), s.duplicates());
     }
 
     private static void printSummary(ReplayOptions o, LifecycleTally tally, Instant started) {

@@ -39,7 +39,10 @@ class LifecycleTallyTest {
     void aJobThatStartsAgainAfterAPreemptionIsNoDuplicate() {
         tally.submitted("job-1");
         tally.accept(started("job-1", 1, SUBMITTED.plusMillis(40)));
+        assertEquals(1, tally.snapshot().running());
         tally.accept(preempted("job-1", 1, SUBMITTED.plusMillis(70)));
+        assertEquals(0, tally.snapshot().running(), "a preempted job waits again");
+        assertEquals(1, tally.snapshot().pending());
         tally.accept(started("job-1", 2, SUBMITTED.plusMillis(900)));
         tally.accept(completed("job-1", SUBMITTED.plusSeconds(1)));
 
@@ -48,6 +51,8 @@ class LifecycleTallyTest {
         assertEquals(1, s.started(), "jobs started at least once");
         assertEquals(1, s.preempted());
         assertEquals(1, s.completed());
+        assertEquals(0, s.running());
+        assertEquals(0, s.pending());
         assertEquals(40.0, s.p99SubmitToBindMs(), 1e-9, "from the first start only");
         assertTrue(tally.allDone());
     }
