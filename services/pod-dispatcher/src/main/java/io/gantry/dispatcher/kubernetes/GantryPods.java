@@ -39,6 +39,8 @@ public final class GantryPods {
     public static final String USER_ANNOTATION = "gantry.io/user";
     public static final String TASK_ANNOTATION = "gantry.io/task";
     public static final String TASKS_ANNOTATION = "gantry.io/tasks";
+    /** Which start of its job a pod serves: absent on a job's first pods, {@code k} on the pods of its k-th start. */
+    public static final String ATTEMPT_ANNOTATION = "gantry.io/attempt";
     public static final String GPU = "nvidia.com/gpu";
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
     private static final BigDecimal MIB = BigDecimal.valueOf(1024L * 1024L);
@@ -80,6 +82,16 @@ public final class GantryPods {
         String tasks = annotations(pod).get(TASKS_ANNOTATION);
         try {
             return tasks == null ? 1 : Math.max(1, Integer.parseInt(tasks.trim()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    /** Which start of its job the pod serves ({@value #ATTEMPT_ANNOTATION}); 1 when absent or unreadable. */
+    public static int attemptOf(Pod pod) {
+        String attempt = annotations(pod).get(ATTEMPT_ANNOTATION);
+        try {
+            return attempt == null ? 1 : Math.max(1, Integer.parseInt(attempt.trim()));
         } catch (NumberFormatException e) {
             return 1;
         }
@@ -148,6 +160,14 @@ public final class GantryPods {
         return dnsLabel(jobId, 50) + "-" + task;
     }
 
+    /**
+     * The same for the job's {@code attempt}-th start: a resumed job gets new pods, named apart from the ones of
+     * the start it was stopped from, which may still be terminating.
+     */
+    public static String podName(String jobId, int task, int attempt) {
+        return attempt <= 1 ? podName(jobId, task) : podName(jobId, task) + "-a" + attempt;
+    }
+
     /** A label value for {@code value}: the value itself when it is one, else a readable prefix and a hash. */
     public static String labelValue(String value) {
         if (value.matches("[A-Za-z0-9]([A-Za-z0-9_.-]{0,61}[A-Za-z0-9])?")) {
@@ -183,11 +203,11 @@ public final class GantryPods {
     }
 
     /**
-     * Task {@code task} of {@code job}: unbound, {@code schedulerName} Gantry's, never restarted (a failed task fails
+     * Task {@code task} of {@code job}'s {@code attempt}-th start (see {@link #podName(String, int, int)}): unbound, {@code schedulerName} Gantry's, never restarted (a failed task fails
      * the job). Kubernetes counts GPUs in whole cards, so a fraction is rounded up; memory and GPUs are limited to
      * the request, so a pod that outgrows its memory is OOM-killed and the job says so.
      */
-    public static Pod build(JobSpec job, int task, DispatcherConfig.Kubernetes config) {
+    public static Pod build(JobSpec job, int task, int attempt, DispatcherConfig.Kubernetes config) {
         ResourceAmounts r = job.perTask();
         Map<String, Quantity> requests = new LinkedHashMap<>();
         requests.put("cpu", new Quantity(r.cpuMilli() + "m"));
@@ -216,9 +236,10 @@ public final class GantryPods {
         if (job.durationS() != null) {
             env.add(new EnvVar("GANTRY_DURATION_S", String.valueOf(Math.round(job.durationS())), null));
         }
+        Map<String, String> attemptAnnotation = attempt <= 1 ? Map.of() : Map.of(ATTEMPT_ANNOTATION, String.valueOf(attempt));
         return new PodBuilder()
                 .withNewMetadata()
-                    .withName(podName(job.jobId(), task))
+                    .withName(podName(job.jobId(), task, attempt))
                     .withNamespace(config.jobNamespace())
                     .addToLabels(JOB_LABEL, labelValue(job.jobId()))
                     .addToLabels(USER_LABEL, labelValue(job.user()))
@@ -227,6 +248,7 @@ public final class GantryPods {
                     .addToAnnotations(USER_ANNOTATION, job.user())
                     .addToAnnotations(TASK_ANNOTATION, String.valueOf(task))
                     .addToAnnotations(TASKS_ANNOTATION, String.valueOf(job.tasks()))
+                    .addToAnnotations(attemptAnnotation)
                 .endMetadata()
                 .withNewSpec()
                     .withSchedulerName(config.schedulerName())

@@ -30,6 +30,7 @@ import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.NodeMetrics;
@@ -73,8 +74,9 @@ import org.jboss.logging.Logger;
  *       {@code nodeName} update). Every check is made before the first POST, so a gang is bound whole or not at
  *       all; if a POST still fails midway, the pods already bound are deleted, since Kubernetes cannot unbind.</li>
  *   <li>Pod phases become lifecycle events: all tasks running → started, all succeeded → completed, a task failed
- *       → failed with its reason ({@code OOMKilled} marked), a task deleted → failed as evicted when Kubernetes
- *       marked it a disruption target (it cannot be resumed: see {@link #preempt}), else failed as cancelled.</li>
+ *       → failed with its reason ({@code OOMKilled} marked), a task deleted → preempted when Kubernetes marked it a
+ *       disruption target (the job goes back to the queue, and its next attempt gets new pods; a job of foreign pods
+ *       fails instead, since their owner decides what replaces them), else failed as cancelled.</li>
  *   <li>A decision's preemptions are not carried out ({@link #carriesOutPreemptions}): a job's pods are created and
  *       bound once, so a stopped job could not be bound again as a later attempt. Binding stays once per job.</li>
  * </ul>
@@ -100,6 +102,11 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private final Set<String> foreignSubmitted = bounded();
     private final Map<String, JobStarted> startedBeforeRestart = new HashMap<>();
     private final Map<String, GantryPods.JobSpec> submittedSpecs = new LinkedHashMap<>();
+    /**
+     * Jobs Kubernetes evicted that Gantry can start again, with the attempt that may bind next: their pods are made
+     * anew for it (only jobs Gantry made pods for; a foreign pod's owner decides what replaces it).
+     */
+    private final Map<String, Integer> resumable = new HashMap<>();
     private final Map<String, TrackedJob> tracked = new LinkedHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "kubernetes-node-metrics");
@@ -130,6 +137,13 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             decided.addAll(history.seenJobIds());
             ended.addAll(history.endedJobIds());
             startedBeforeRestart.putAll(history.stillRunning());
+            // A job whose last stint was preempted and which has not ended waits for its next attempt.
+            history.highestAttempts().forEach((jobId, attempt) -> {
+                if (!history.endedJobIds().contains(jobId) && !history.stillRunning().containsKey(jobId)
+                        && !GantryPods.isForeignJobId(jobId)) {
+                    resumable.put(jobId, attempt + 1);
+                }
+            });
         }
         nodes = client.nodes().runnableInformer(0);
         nodes.addEventHandler(handler(n -> publishNode(n.getMetadata().getName())));
@@ -204,14 +218,14 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 submittedSpecs.remove(submittedSpecs.keySet().iterator().next());
             }
         }
-        createPods(spec);
+        createPods(spec, 1);
     }
 
-    /** Creates the job's pods; a pod that exists already (a redelivered submission) is taken as it is. */
-    private List<Pod> createPods(GantryPods.JobSpec spec) {
+    /** Creates the pods of the job's {@code attempt}-th start; a pod that exists already (a redelivery) is taken as it is. */
+    private List<Pod> createPods(GantryPods.JobSpec spec, int attempt) {
         List<Pod> created = new ArrayList<>();
         for (int task = 0; task < spec.tasks(); task++) {
-            Pod pod = GantryPods.build(spec, task, config);
+            Pod pod = GantryPods.build(spec, task, attempt, config);
             try {
                 created.add(client.pods().inNamespace(config.jobNamespace()).resource(pod).create());
             } catch (KubernetesClientException e) {
@@ -237,15 +251,19 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             decided.add(jobId);
             return new BindOutcome.NothingToBind("its pods were deleted before it was scheduled; nothing bound");
         }
-        if (decided.contains(jobId) || ended.contains(jobId)) {
+        Integer resumes = resumable.get(jobId);
+        boolean resuming = resumes != null && d.attempt() >= resumes;
+        if (!resuming && (decided.contains(jobId) || ended.contains(jobId))) {
             return new BindOutcome.AlreadyDecided(jobId);
         }
-        List<Pod> jobPods = podsOf(jobId);
+        int attempt = d.attempt();
+        List<Pod> jobPods = podsOf(jobId, attempt);
         if (jobPods.size() != d.nodes().size() && !GantryPods.isForeignJobId(jobId)) {
             // The informer may not have seen pods created a moment ago: ask the API server.
             jobPods = client.pods().inNamespace(config.jobNamespace()).withLabel(GantryPods.JOB_LABEL,
                     GantryPods.labelValue(jobId)).list().getItems().stream()
-                    .filter(p -> GantryPods.isGantrys(p, config.schedulerName()) && jobId.equals(GantryPods.jobIdOf(p)))
+                    .filter(p -> GantryPods.isGantrys(p, config.schedulerName()) && jobId.equals(GantryPods.jobIdOf(p))
+                            && GantryPods.attemptOf(p) == attempt)
                     .sorted(GantryPods.TASK_ORDER).toList();
         }
         if (jobPods.isEmpty()) {
@@ -253,10 +271,15 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 decided.add(jobId);
                 return new BindOutcome.NothingToBind("no pod of it is left (deleted before it was scheduled); nothing bound");
             }
-            // The decision overtook the submission (they travel on different topics): make the pods now.
-            GantryPods.JobSpec spec = submittedSpecs.getOrDefault(jobId, new GantryPods.JobSpec(jobId, d.user(),
-                    d.nodes().size(), d.perTask(), null, null, null, d.durationS()));
-            jobPods = createPods(spec).stream().sorted(GantryPods.TASK_ORDER).toList();
+            // The decision overtook the submission (they travel on different topics), or the job resumes after an
+            // eviction: make the pods now. A resumed job runs what is left of it (the decision's durationS).
+            GantryPods.JobSpec submittedSpec = submittedSpecs.get(jobId);
+            GantryPods.JobSpec spec = submittedSpec == null
+                    ? new GantryPods.JobSpec(jobId, d.user(), d.nodes().size(), d.perTask(), null, null, null, d.durationS())
+                    : attempt == 1 ? submittedSpec
+                    : new GantryPods.JobSpec(jobId, submittedSpec.user(), submittedSpec.tasks(), submittedSpec.perTask(),
+                    submittedSpec.model(), submittedSpec.batchSize(), submittedSpec.epochs(), d.durationS());
+            jobPods = createPods(spec, attempt).stream().sorted(GantryPods.TASK_ORDER).toList();
         }
         for (Pod p : jobPods) {
             if (GantryPods.isBound(p)) {
@@ -281,6 +304,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                     refusal.substring(refusal.indexOf(':') + 1).trim());
         }
         decided.add(jobId);
+        resumable.remove(jobId);
         TrackedJob job = TrackedJob.decided(d, jobPods);
         tracked.put(jobId, job);
         for (int i = 0; i < jobPods.size(); i++) {
@@ -408,9 +432,16 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 return;
             }
             TrackedJob job = tracked.get(jobId);
-            if (job == null && GantryPods.isBound(pod) && !ended.contains(jobId) && !deleted) {
+            if (job != null && GantryPods.attemptOf(pod) != job.attempt) {
+                return; // a pod of an earlier start, still terminating: that start has ended already
+            }
+            Integer resumes = resumable.get(jobId);
+            boolean ofAStoppedStart = resumes != null && GantryPods.attemptOf(pod) < resumes;
+            if (job == null && GantryPods.isBound(pod) && !ended.contains(jobId) && !deleted && !ofAStoppedStart
+                    && pod.getMetadata().getDeletionTimestamp() == null) {
                 // Bound in an earlier run of the dispatcher (or, after a restart, its binding arrives now).
-                job = TrackedJob.adopted(jobId, pod, podsOf(jobId), startedBeforeRestart.get(jobId));
+                job = TrackedJob.adopted(jobId, pod, podsOf(jobId, GantryPods.attemptOf(pod)),
+                        startedBeforeRestart.get(jobId));
                 decided.add(jobId);
                 tracked.put(jobId, job);
                 LOG.infof("adopted job %s: its pods were bound before this run of pod-dispatcher", jobId);
@@ -486,14 +517,17 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                     job.perTask, failureOf(failed), oom), oom ? "oom_killed" : "pod_failed");
         } else if (deleted != null) {
             String disruption = disruptionOf(deleted);
-            if (disruption != null) {
-                // Announced as failed, not preempted: a preempted job goes back to the queue, and its next attempt
-                // would need pods this dispatcher cannot re-create yet, so the decision for it would bind nothing
-                // and its reservation would never be released.
+            if (disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
+                // Back to the queue: its next start gets new pods (bind makes them for that attempt).
+                double ranS = job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
+                end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
+                        job.nodes(), job.perTask, "evicted: pod " + key(deleted) + " was deleted by Kubernetes ("
+                        + disruption + "); the job resumes as attempt " + (job.attempt + 1), job.attempt, ranS), null);
+            } else if (disruption != null) {
+                // Someone else made these pods and decides what replaces them: Gantry cannot start this job again.
                 end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
                         job.perTask, "evicted: pod " + key(deleted) + " was deleted by Kubernetes (" + disruption
-                        + "); pod-dispatcher cannot re-create a stopped job's pods on Kubernetes yet, so the job ends "
-                        + "here instead of going back to the queue", false), "evicted");
+                        + "); its pods were made outside Gantry, so Gantry cannot start it again", false), "evicted");
             } else {
                 end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
                         job.perTask, "cancelled: pod " + key(deleted) + " was deleted while the job ran", false),
@@ -516,13 +550,17 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         job.started = true;
         job.startedAt = now;
         report(new JobStarted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
-                job.perTask, job.submittedAt, job.policyVersion), null);
+                job.perTask, job.submittedAt, job.policyVersion, job.attempt), null);
     }
 
     /** Reports the job's end; the gang's other pods are deleted, since a gang runs whole or not at all. */
     private void end(TrackedJob job, io.gantry.events.LifecycleEvent event, String failureCause) {
         job.ended = true;
-        ended.add(job.jobId);
+        if (event instanceof JobPreempted) {
+            resumable.put(job.jobId, job.attempt + 1);
+        } else {
+            ended.add(job.jobId);
+        }
         tracked.remove(job.jobId);
         report(event, failureCause);
         if (!(event instanceof JobCompleted)) {
@@ -549,6 +587,11 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             return List.of();
         }
         return pods.getIndexer().byIndex(BY_JOB, jobId).stream().sorted(GantryPods.TASK_ORDER).toList();
+    }
+
+    /** The pods of the job's {@code attempt}-th start. */
+    private List<Pod> podsOf(String jobId, int attempt) {
+        return podsOf(jobId).stream().filter(p -> GantryPods.attemptOf(p) == attempt).toList();
     }
 
     private long countGantryPods() {
@@ -828,6 +871,8 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         final ResourceAmounts perTask;
         final Instant submittedAt;
         final String policyVersion;
+        /** Which start of the job this is. */
+        final int attempt;
         /** Pod name → node, in task order. */
         final Map<String, String> boundTo = new LinkedHashMap<>();
         final Map<String, Pod> lastSeen = new LinkedHashMap<>();
@@ -837,18 +882,19 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         boolean ended;
 
         private TrackedJob(String jobId, String user, int tasks, ResourceAmounts perTask, Instant submittedAt,
-                           String policyVersion) {
+                           String policyVersion, int attempt) {
             this.jobId = jobId;
             this.user = user;
             this.tasks = tasks;
             this.perTask = perTask;
             this.submittedAt = submittedAt;
             this.policyVersion = policyVersion;
+            this.attempt = attempt;
         }
 
         static TrackedJob decided(SchedulingDecision d, List<Pod> jobPods) {
             TrackedJob job = new TrackedJob(d.jobId(), d.user(), jobPods.size(), d.perTask(), d.submittedAt(),
-                    d.policyVersion());
+                    d.policyVersion(), d.attempt());
             jobPods.forEach(p -> job.lastSeen.put(p.getMetadata().getName(), p));
             return job;
         }
@@ -864,14 +910,14 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             TrackedJob job;
             if (startedBefore != null) {
                 job = new TrackedJob(jobId, startedBefore.user(), tasks, startedBefore.perTask(),
-                        startedBefore.submittedAt(), startedBefore.policyVersion());
+                        startedBefore.submittedAt(), startedBefore.policyVersion(), GantryPods.attemptOf(pod));
                 job.started = true;
                 job.startedAt = startedBefore.occurredAt();
             } else {
                 Instant created = pod.getMetadata().getCreationTimestamp() == null ? Instant.now()
                         : Instant.parse(pod.getMetadata().getCreationTimestamp());
                 job = new TrackedJob(jobId, GantryPods.userOf(pod), tasks, GantryPods.requestsOf(pod), created,
-                        "unknown: bound before pod-dispatcher restarted");
+                        "unknown: bound before pod-dispatcher restarted", GantryPods.attemptOf(pod));
             }
             for (Pod p : all) {
                 job.lastSeen.put(p.getMetadata().getName(), p);

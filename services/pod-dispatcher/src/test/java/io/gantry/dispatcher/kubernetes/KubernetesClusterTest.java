@@ -26,6 +26,7 @@ import io.gantry.dispatcher.service.DispatcherMetrics;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
+import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
@@ -233,17 +234,18 @@ class KubernetesClusterTest {
     }
 
     /**
-     * A running pod Kubernetes evicts (DisruptionTarget) ends its job as failed with the reason: announcing it
-     * preempted would queue it again for a decision this dispatcher could not carry out (it cannot re-create pods).
+     * A running pod Kubernetes evicts (DisruptionTarget) sends its job back to the queue: JobPreempted for attempt 1,
+     * and the scheduler's decision for attempt 2 gets new pods (the old one may still be terminating), bound once.
      */
     @Test
-    void anEvictedJobFailsWithItsReasonInsteadOfWaitingForPodsThatNeverComeBack() {
+    void anEvictedJobResumesOnNewPodsAsItsNextAttempt() {
         create(node("node-1", 16, 64, 2));
         KubernetesCluster cluster = start(emptyHistory());
         Dispatcher dispatcher = dispatcher(cluster);
-        cluster.submitted(submission("evict-1", 1, new ResourceAmounts(1000, 1000, 1024)));
+        ResourceAmounts perTask = new ResourceAmounts(1000, 1000, 1024);
+        cluster.submitted(submission("evict-1", 1, perTask));
         expectBinding(JOBS_NS, "evict-1-0");
-        dispatcher.dispatch(decision("evict-1", List.of("node-1"), new ResourceAmounts(1000, 1000, 1024)), null);
+        dispatcher.dispatch(decision("evict-1", List.of("node-1"), perTask), null);
         applyBinding(awaitBinding(JOBS_NS, "evict-1-0"));
         setPhase(JOBS_NS, "evict-1-0", this::running);
         assertInstanceOf(JobStarted.class, awaitLifecycle("evict-1", 1).get(0));
@@ -251,9 +253,25 @@ class KubernetesClusterTest {
                 .withStatus("True").withReason("TerminationByKubelet").withMessage("node drained").endCondition()
                 .endStatus().build());
         client.pods().inNamespace(JOBS_NS).withName("evict-1-0").delete();
-        JobFailed evicted = assertInstanceOf(JobFailed.class, awaitLifecycle("evict-1", 2).get(1));
-        assertTrue(evicted.reason().startsWith("evicted") && evicted.reason().contains("TerminationByKubelet"),
-                evicted.reason());
+        JobPreempted evicted = assertInstanceOf(JobPreempted.class, awaitLifecycle("evict-1", 2).get(1));
+        assertEquals(1, evicted.attempt());
+        assertTrue(evicted.reason().contains("TerminationByKubelet"), evicted.reason());
+
+        int postsBefore = bindingPosts();
+        expectBinding(JOBS_NS, "evict-1-0-a2");
+        SchedulingDecision again = new SchedulingDecision(Events.newId(), 1, Instant.now(), "evict-1", "alice",
+                List.of("node-1"), perTask, 400.0, Instant.parse("2026-01-02T03:04:05Z"), "sac", "sac-0", 2, List.of());
+        dispatcher.dispatch(again, null);
+        applyBinding(awaitBinding(JOBS_NS, "evict-1-0-a2"));
+        assertEquals("2", client.pods().inNamespace(JOBS_NS).withName("evict-1-0-a2").get().getMetadata()
+                .getAnnotations().get(GantryPods.ATTEMPT_ANNOTATION));
+        assertFalse(dispatcher.dispatch(again, null), "attempt 2 is bound once");
+        assertFalse(dispatcher.dispatch(decision("evict-1", List.of("node-1"), perTask), null), "attempt 1 is over");
+        assertEquals(postsBefore + 1, bindingPosts());
+        setPhase(JOBS_NS, "evict-1-0-a2", this::running);
+        assertEquals(2, assertInstanceOf(JobStarted.class, awaitLifecycle("evict-1", 3).get(2)).attempt());
+        setPhase(JOBS_NS, "evict-1-0-a2", p -> terminated(p, "Succeeded", "Completed", 0));
+        assertInstanceOf(JobCompleted.class, awaitLifecycle("evict-1", 4).get(3));
     }
 
     @Test
