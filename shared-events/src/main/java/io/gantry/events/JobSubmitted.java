@@ -13,6 +13,8 @@ import java.time.Instant;
  * @param durationS  expected run time in seconds when known (trace replays know it; the simulated cluster
  *                   runs the pod that long); null otherwise
  * @param tuning     what the tuner may change; null means {@link TuningOptions#DEFAULT}
+ * @param preemptible false: once it runs, Gantry never stops it to make room (its pods were made outside Gantry,
+ *                   whose owner decides what replaces them, or the user asks so); absent on the wire means true
  */
 public record JobSubmitted(
         String eventId,
@@ -27,9 +29,22 @@ public record JobSubmitted(
         Integer batchSize,
         Integer epochs,
         Double durationS,
-        TuningOptions tuning) implements GantryEvent {
+        TuningOptions tuning,
+        Boolean preemptible) implements GantryEvent {
 
     public static final String TYPE = "JobSubmitted";
+
+    public JobSubmitted {
+        preemptible = preemptible == null || preemptible;
+    }
+
+    /** A job Gantry may preempt. */
+    public JobSubmitted(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, String jobName,
+                        String model, int tasks, ResourceAmounts perTask, Integer batchSize, Integer epochs,
+                        Double durationS, TuningOptions tuning) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, tasks, perTask, batchSize, epochs,
+                durationS, tuning, true);
+    }
 
     @Override
     public String key() {

@@ -9,6 +9,7 @@ import java.util.List;
  * @param submittedAt        when the job was submitted (the {@code JobSubmitted} event's time)
  * @param changes            every change the tuner made, each with its reason; empty when nothing changed
  * @param predictedDurationS the tuner's prediction of the run time; null when it has none
+ * @param preemptible        the submission's {@link JobSubmitted#preemptible()}; absent on the wire means true
  */
 public record JobTuned(
         String eventId,
@@ -26,12 +27,23 @@ public record JobTuned(
         Double durationS,
         Double predictedDurationS,
         List<TuningChange> changes,
-        String summary) implements GantryEvent {
+        String summary,
+        Boolean preemptible) implements GantryEvent {
 
     public static final String TYPE = "JobTuned";
 
     public JobTuned {
         changes = changes == null ? List.of() : List.copyOf(changes);
+        preemptible = preemptible == null || preemptible;
+    }
+
+    /** A job Gantry may preempt. */
+    public JobTuned(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, String jobName,
+                    String model, Instant submittedAt, int tasks, ResourceAmounts perTask, Integer batchSize,
+                    Integer epochs, Double durationS, Double predictedDurationS, List<TuningChange> changes,
+                    String summary) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, submittedAt, tasks, perTask, batchSize,
+                epochs, durationS, predictedDurationS, changes, summary, true);
     }
 
     @Override

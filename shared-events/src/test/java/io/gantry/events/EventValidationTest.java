@@ -93,6 +93,17 @@ class EventValidationTest {
     }
 
     @Test
+    void aSubmissionWithoutPreemptibleMayBePreempted() throws Exception {
+        ObjectNode n = sampleJson(JobSubmitted.class);
+        assertEquals(false, EventCodec.decode(n.toString(), JobSubmitted.class).preemptible());
+        n.remove("preemptible");
+        assertEquals(true, EventCodec.decode(n.toString(), JobSubmitted.class).preemptible());
+        ObjectNode t = sampleJson(JobTuned.class);
+        t.remove("preemptible");
+        assertEquals(true, EventCodec.decode(t.toString(), JobTuned.class).preemptible());
+    }
+
+    @Test
     void badPreemptionsAreReportedWithTheirField() throws Exception {
         ObjectNode n = sampleJson(SchedulingDecision.class);
         n.put("attempt", 0);

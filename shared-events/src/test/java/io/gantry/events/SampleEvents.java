@@ -17,11 +17,11 @@ final class SampleEvents {
     static List<GantryEvent> all() {
         return List.of(
                 new JobSubmitted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0001", 1, AT, "openb-pod-0017", "alice", "resnet18-sweep",
-                        "cifar10", 1, ONE_GPU, 256, 30, 5400.0, new TuningOptions(true, 64, 1024, 4)),
+                        "cifar10", 1, ONE_GPU, 256, 30, 5400.0, new TuningOptions(true, 64, 1024, 4), false),
                 new JobTuned("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0002", 1, AT, "openb-pod-0017", "alice", "resnet18-sweep",
                         "cifar10", SUBMITTED, 1, ONE_GPU, 256, 30, 5400.0, 5400.0,
                         List.of(new TuningChange("batchSize", "256", "256", "kept: no profile for this model yet")),
-                        "passed through unchanged"),
+                        "passed through unchanged", false),
                 new UserPriority("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0003", 1, AT, "alice", 10.0, 7.5, 1.0,
                         "base 10, decayed usage share 0.25"),
                 new NodeMetrics("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0004", 1, AT, "sim-node-01",

@@ -171,4 +171,16 @@ class JobTunerBoundsTest {
         assertEquals(job.batchSize(), d.event().batchSize());
         assertEquals(job.tasks(), d.event().tasks());
     }
+
+    /** Whether Gantry may stop a job is the submitter's (or the pods' owner's) call: the tuner passes it on. */
+    @Test
+    void preemptibleIsPassedOnWhetherTheJobIsTunedOrNot() {
+        for (String model : List.of("cifar10", "unknown-model")) {
+            JobSubmitted asked = job(model, 1, 1, 128, 10, null);
+            JobSubmitted notPreemptible = new JobSubmitted(asked.eventId(), 1, asked.occurredAt(), asked.jobId(),
+                    asked.user(), asked.jobName(), model, 1, asked.perTask(), 128, 10, 3600.0, null, false);
+            assertFalse(assertInstanceOf(JobTuner.Tuned.class, tuner.decide(notPreemptible)).event().preemptible(), model);
+            assertTrue(assertInstanceOf(JobTuner.Tuned.class, tuner.decide(asked)).event().preemptible(), model);
+        }
+    }
 }

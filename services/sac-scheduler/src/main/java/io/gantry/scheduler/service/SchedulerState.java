@@ -350,12 +350,15 @@ public final class SchedulerState {
         return new SchedulingOutcome(decisions, rejections);
     }
 
-    /** What a preemptive policy needs beyond the queue: the running jobs and the service each job received. */
+    /**
+     * What a preemptive policy needs beyond the queue: the running jobs it may stop (not those submitted as not
+     * preemptible, which it sees only as occupied room) and the service each job received.
+     */
     private SchedulingContext preemptiveContext(double nowS, ClusterState schedulable) {
         List<RunningJob> runningJobs = new ArrayList<>(running.size());
         for (Map.Entry<String, Running> e : running.entrySet()) {
             Running r = e.getValue();
-            if (r.job() != null) {
+            if (r.job() != null && r.job().preemptible()) {
                 JobRequest asRequest = new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore())
                         .toRequest(priorities.getOrDefault(r.job().user(), defaultPriority), clock);
                 runningJobs.add(new RunningJob(asRequest, r.nodes(), r.startedAt(), r.attainedGpuSBefore()));

@@ -218,6 +218,20 @@ class SchedulerStatePreemptionTest {
     }
 
     @Test
+    void aJobSubmittedAsNotPreemptibleIsNeverOfferedAsAVictim() {
+        SchedulerState s = state(true);
+        s.updateNode(node("n1"));
+        JobTuned pinned = job("long", 1000);
+        s.enqueue(new JobTuned(pinned.eventId(), 1, T0, "long", "u", "long", null, T0, 1, pinned.perTask(), null, null,
+                1000.0, null, List.of(), "test", false));
+        s.schedule(T0);
+        s.enqueue(job("urgent", 50));
+        assertTrue(s.schedule(T0.plusSeconds(100)).isEmpty(), "urgent waits: the only running job may not be stopped");
+        assertEquals(List.of(), contexts.get(contexts.size() - 1).running());
+        assertEquals(0, s.stoppingCount());
+    }
+
+    @Test
     void withPreemptionOffThePolicyOnlyPlacesIntoFreeRoom() {
         SchedulerState s = state(false);
         s.updateNode(node("n1"));
