@@ -272,9 +272,7 @@ class DeploymentManifestsTest {
         }
         assertEquals(Optional.of("kubernetes"), env(container(m.one(Deployment.class, "pod-dispatcher"), "pod-dispatcher"),
                 "GANTRY_DISPATCHER_CLUSTER"));
-        // The Kubernetes dispatcher cannot stop jobs for the scheduler: a decision that counts on a stop would not fit.
-        assertEquals(Optional.of("false"), env(container(m.one(Deployment.class, "sac-scheduler"), "sac-scheduler"),
-                "GANTRY_SCHEDULER_PREEMPTION"));
+
     }
 
     /**

@@ -18,9 +18,6 @@ public interface ClusterBackend {
      */
     BindOutcome bind(SchedulingDecision decision);
 
-    /** True when {@link #preempt} stops running jobs; the dispatcher never calls it otherwise. */
-    boolean carriesOutPreemptions();
-
     /**
      * Stops {@code victim}'s stint so {@code forDecision} can be bound in its place, and reports it preempted to
      * {@code events}. A stint that has already ended is left alone; one whose decision has not arrived yet is

@@ -77,8 +77,9 @@ import org.jboss.logging.Logger;
  *       → failed with its reason ({@code OOMKilled} marked), a task deleted → preempted when Kubernetes marked it a
  *       disruption target (the job goes back to the queue, and its next attempt gets new pods; a job of foreign pods
  *       fails instead, since their owner decides what replaces them), else failed as cancelled.</li>
- *   <li>A decision's preemptions are not carried out ({@link #carriesOutPreemptions}): a job's pods are created and
- *       bound once, so a stopped job could not be bound again as a later attempt. Binding stays once per job.</li>
+ *   <li>A decision's preemptions are carried out first ({@link #preempt}): the victim's pods are deleted and gone
+ *       before the decision is bound. A job starts again as its next attempt on new pods ({@code <pod>-a<k>});
+ *       binding is once per attempt.</li>
  * </ul>
  */
 public final class KubernetesCluster implements ClusterBackend, SubmissionTaker, AutoCloseable {
@@ -89,6 +90,8 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private static final String BY_NODE = "node";
     private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration API_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a preemption waits for the victim's pods to go (Kubernetes' default grace period is 30 s). */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(120);
     /** Job ids remembered as decided or ended; far more than a cluster keeps in flight. */
     private static final int REMEMBERED_JOBS = 1_000_000;
 
@@ -331,16 +334,56 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         return false;
     }
 
+    /**
+     * Stops the victim's stint before the decision that needs its room is bound: its pods are deleted, and this waits
+     * (at most {@link #STOP_TIMEOUT}, their termination grace period included) until they are gone, since the
+     * kubelet would refuse the new pods while they terminate. The pod informer then announces it
+     * {@code JobPreempted}, and its next attempt gets new pods. A stint whose decision has not come yet is announced
+     * preempted after 0 s and its decision ignored when it comes. Jobs of foreign pods are never stopped (they are
+     * submitted as not preemptible, so the scheduler does not offer them), nor jobs that ended.
+     */
     @Override
-    public boolean carriesOutPreemptions() {
-        return false;
-    }
-
-    @Override
-    public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
-        throw new UnsupportedOperationException("the Kubernetes cluster does not carry out preemptions: job "
-                + victim.jobId() + " (attempt " + victim.attempt() + ") named by the decision for job "
-                + forDecision.jobId() + " keeps running");
+    public synchronized void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
+        String jobId = victim.jobId();
+        int attempt = victim.attempt();
+        if (GantryPods.isForeignJobId(jobId) || ended.contains(jobId)) {
+            return;
+        }
+        TrackedJob job = tracked.get(jobId);
+        Integer resumes = resumable.get(jobId);
+        if (job == null && (attempt == 1 ? !decided.contains(jobId) : resumes != null && resumes == attempt)) {
+            decided.add(jobId);
+            resumable.put(jobId, attempt + 1);
+            podsOf(jobId, attempt).forEach(this::deleteQuietly);
+            GantryPods.JobSpec spec = submittedSpecs.get(jobId);
+            report(new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), jobId,
+                    spec == null ? null : spec.user(), List.of(), spec == null ? null : spec.perTask(),
+                    "preempted to make room for job " + forDecision.jobId() + " before its own decision arrived",
+                    attempt, 0.0), null);
+            return;
+        }
+        if (job == null || job.attempt != attempt) {
+            return; // that stint has ended already
+        }
+        job.stoppedFor = forDecision.jobId();
+        List<Pod> stopping = podsOf(jobId, attempt).stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
+        LOG.infof("preempting job %s (attempt %d) for job %s: deleting %d pod(s)", jobId, attempt, forDecision.jobId(),
+                stopping.size());
+        stopping.forEach(this::deleteQuietly);
+        long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+        while (!podsOf(jobId, attempt).isEmpty() && System.nanoTime() < deadline) {
+            try {
+                wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (!podsOf(jobId, attempt).isEmpty()) {
+            LOG.warnf("job %s's pods are still terminating after %s; job %s is bound into room they may still hold",
+                    jobId, STOP_TIMEOUT, forDecision.jobId());
+        }
     }
 
     @Override
@@ -431,13 +474,17 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             if (events == null) {
                 return;
             }
-            TrackedJob job = tracked.get(jobId);
-            if (job != null && GantryPods.attemptOf(pod) != job.attempt) {
-                return; // a pod of an earlier start, still terminating: that start has ended already
+            if (deleted) {
+                notifyAll(); // a preemption may be waiting for this pod to be gone
             }
+            TrackedJob job = tracked.get(jobId);
             Integer resumes = resumable.get(jobId);
-            boolean ofAStoppedStart = resumes != null && GantryPods.attemptOf(pod) < resumes;
-            if (job == null && GantryPods.isBound(pod) && !ended.contains(jobId) && !deleted && !ofAStoppedStart
+            // A pod of an earlier start, still terminating: that start has ended already.
+            boolean ofAnotherStart = job != null ? GantryPods.attemptOf(pod) != job.attempt
+                    : resumes != null && GantryPods.attemptOf(pod) < resumes;
+            if (ofAnotherStart) {
+                job = null;
+            } else if (job == null && GantryPods.isBound(pod) && !ended.contains(jobId) && !deleted
                     && pod.getMetadata().getDeletionTimestamp() == null) {
                 // Bound in an earlier run of the dispatcher (or, after a restart, its binding arrives now).
                 job = TrackedJob.adopted(jobId, pod, podsOf(jobId, GantryPods.attemptOf(pod)),
@@ -449,7 +496,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             if (job != null) {
                 job.see(pod, deleted);
                 evaluate(job);
-            } else if (!GantryPods.isBound(pod)) {
+            } else if (!GantryPods.isBound(pod) && !ofAnotherStart) {
                 pending(jobId, pod, deleted);
             }
         }
@@ -486,7 +533,8 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
 
     /**
      * The job of foreign pods. Its event id follows from the pods' uids, so announcing it again after a restart is a
-     * redelivery to every consumer. Tuning is off: Gantry cannot change a pod someone else made.
+     * redelivery to every consumer. Tuning is off and it is not preemptible: Gantry cannot change or re-create a pod
+     * someone else made.
      */
     private static JobSubmitted submissionOf(String jobId, List<Pod> jobPods) {
         ResourceAmounts perTask = jobPods.stream().map(GantryPods::requestsOf).reduce(KubernetesCluster::max).orElseThrow();
@@ -498,7 +546,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 .map(Instant::parse).min(Instant::compareTo).orElse(Instant.now());
         String jobName = jobId.substring(jobId.indexOf('/') + 1);
         return new JobSubmitted(eventId, GantryEvent.SCHEMA_VERSION, created, jobId, GantryPods.userOf(first), jobName,
-                null, jobPods.size(), perTask, null, null, null, new TuningOptions(false, null, null, null));
+                null, jobPods.size(), perTask, null, null, null, new TuningOptions(false, null, null, null), false);
     }
 
     /** Reports what the tracked job's pods now say, at most once per state. */
@@ -517,12 +565,16 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                     job.perTask, failureOf(failed), oom), oom ? "oom_killed" : "pod_failed");
         } else if (deleted != null) {
             String disruption = disruptionOf(deleted);
-            if (disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
+            if (job.stoppedFor != null) {
+                end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
+                        job.nodes(), job.perTask, "preempted to make room for job " + job.stoppedFor + "; the job resumes "
+                        + "as attempt " + (job.attempt + 1), job.attempt, ranSeconds(job, now)), null);
+            } else if (disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
                 // Back to the queue: its next start gets new pods (bind makes them for that attempt).
-                double ranS = job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
                 end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
                         job.nodes(), job.perTask, "evicted: pod " + key(deleted) + " was deleted by Kubernetes ("
-                        + disruption + "); the job resumes as attempt " + (job.attempt + 1), job.attempt, ranS), null);
+                        + disruption + "); the job resumes as attempt " + (job.attempt + 1), job.attempt,
+                        ranSeconds(job, now)), null);
             } else if (disruption != null) {
                 // Someone else made these pods and decides what replaces them: Gantry cannot start this job again.
                 end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
@@ -541,6 +593,10 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 || "Succeeded".equals(phase(p)))) {
             announceStarted(job, now);
         }
+    }
+
+    private static double ranSeconds(TrackedJob job, Instant now) {
+        return job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
     }
 
     private void announceStarted(TrackedJob job, Instant now) {
@@ -880,6 +936,8 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         boolean started;
         Instant startedAt;
         boolean ended;
+        /** The job Gantry stops this one for (its pods are being deleted); null unless preempted by a decision. */
+        String stoppedFor;
 
         private TrackedJob(String jobId, String user, int tasks, ResourceAmounts perTask, Instant submittedAt,
                            String policyVersion, int attempt) {

@@ -83,14 +83,6 @@ public class Dispatcher implements JobEvents {
     }
 
     private void preempt(Preemption victim, SchedulingDecision decision) {
-        if (!cluster.carriesOutPreemptions()) {
-            metrics.preemptionNotCarriedOut();
-            LOG.warnf("decision %s for job %s asks to preempt job %s (attempt %d) first, but this cluster cannot "
-                            + "preempt: %s keeps running and job %s is bound without the room it would free",
-                    decision.eventId(), decision.jobId(), victim.jobId(), victim.attempt(), victim.jobId(),
-                    decision.jobId());
-            return;
-        }
         cluster.preempt(victim, decision, this);
         metrics.preemptionCarriedOut();
     }

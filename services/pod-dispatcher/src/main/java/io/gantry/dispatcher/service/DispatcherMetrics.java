@@ -37,7 +37,6 @@ public class DispatcherMetrics {
     private final Counter nothingToBind;
     private final Counter preempted;
     private final Counter preemptionsCarriedOut;
-    private final Counter preemptionsNotCarriedOut;
     private final Timer bindLatency;
     private final Map<String, Counter> failedByCause = new ConcurrentHashMap<>();
     private final Timer completionTime;
@@ -71,8 +70,9 @@ public class DispatcherMetrics {
         preempted = Counter.builder("gantry.dispatcher.jobs.preempted")
                 .description("JobPreempted announced: stints stopped by a decision's preemption or evicted by the cluster")
                 .register(registry);
-        preemptionsCarriedOut = preemptions(registry, "carried_out");
-        preemptionsNotCarriedOut = preemptions(registry, "not_supported");
+        preemptionsCarriedOut = Counter.builder("gantry.dispatcher.preemptions")
+                .description("Stops named by decisions' preempts, carried out before binding (the stint stopped, or "
+                        + "had ended already)").register(registry);
         bindLatency = Timer.builder("gantry.dispatcher.bind.latency")
                 .description("From the decision's occurredAt to the job's pods being bound")
                 .publishPercentileHistogram().register(registry);
@@ -92,13 +92,6 @@ public class DispatcherMetrics {
                 .serviceLevelObjectives(JCT_BUCKETS).register(registry);
     }
 
-    private static Counter preemptions(MeterRegistry registry, String outcome) {
-        return Counter.builder("gantry.dispatcher.preemptions")
-                .description("Preemptions named by decisions: carried out by the cluster (the stint stopped, or had "
-                        + "ended already), or not, because the cluster cannot preempt")
-                .tag("outcome", outcome).register(registry);
-    }
-
     void bound(Duration sinceDecision) {
         bindLatency.record(sinceDecision.isNegative() ? Duration.ZERO : sinceDecision);
     }
@@ -109,10 +102,6 @@ public class DispatcherMetrics {
 
     void preemptionCarriedOut() {
         preemptionsCarriedOut.increment();
-    }
-
-    void preemptionNotCarriedOut() {
-        preemptionsNotCarriedOut.increment();
     }
 
     void nothingToBind() {

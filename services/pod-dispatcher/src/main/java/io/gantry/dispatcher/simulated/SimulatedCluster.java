@@ -168,11 +168,6 @@ public class SimulatedCluster implements ClusterBackend {
         return true;
     }
 
-    @Override
-    public boolean carriesOutPreemptions() {
-        return true;
-    }
-
     /**
      * Stops the victim's stint if it is running: its completion is cancelled, its resources released, and it is
      * reported preempted with the simulated seconds it ran. If its decision has not come yet (decisions for

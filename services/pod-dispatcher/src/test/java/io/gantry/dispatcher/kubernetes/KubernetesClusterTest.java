@@ -167,6 +167,7 @@ class KubernetesClusterTest {
         assertEquals(1, js.tasks());
         assertEquals("bob", js.user());
         assertFalse(js.tuningOrDefault().enabled(), "Gantry cannot change a pod someone else made");
+        assertFalse(js.preemptible(), "nor re-create one it stopped");
         cluster.submitted(js); // its own announcement, read back from the topic, creates nothing
         assertEquals(0, client.pods().inNamespace(JOBS_NS).list().getItems().size());
 
@@ -272,6 +273,46 @@ class KubernetesClusterTest {
         assertEquals(2, assertInstanceOf(JobStarted.class, awaitLifecycle("evict-1", 3).get(2)).attempt());
         setPhase(JOBS_NS, "evict-1-0-a2", p -> terminated(p, "Succeeded", "Completed", 0));
         assertInstanceOf(JobCompleted.class, awaitLifecycle("evict-1", 4).get(3));
+    }
+
+    /**
+     * A decision that preempts: the victim's pod is deleted and gone before the new job is bound into its room; the
+     * victim is announced preempted (attempt 1) and resumes on new pods as attempt 2 once room frees again.
+     */
+    @Test
+    void aPreemptionStopsTheVictimsPodsBeforeBindingIntoTheirRoomAndTheVictimResumes() {
+        create(node("node-1", 16, 64, 2));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        ResourceAmounts twoGpus = new ResourceAmounts(2000, 1000, 1024);
+        cluster.submitted(submission("victim", 1, twoGpus));
+        expectBinding(JOBS_NS, "victim-0");
+        dispatcher.dispatch(decision("victim", List.of("node-1"), twoGpus), null);
+        applyBinding(awaitBinding(JOBS_NS, "victim-0"));
+        setPhase(JOBS_NS, "victim-0", this::running);
+        assertInstanceOf(JobStarted.class, awaitLifecycle("victim", 1).get(0));
+
+        cluster.submitted(submission("urgent", 1, twoGpus));
+        expectBinding(JOBS_NS, "urgent-0");
+        SchedulingDecision urgent = new SchedulingDecision(Events.newId(), 1, Instant.now(), "urgent", "alice",
+                List.of("node-1"), twoGpus, 60.0, Instant.parse("2026-01-02T03:04:05Z"), "sac", "sac-0", 1,
+                List.of(new io.gantry.events.Preemption("victim", 1)));
+        dispatcher.dispatch(urgent, null);
+        assertEquals(null, client.pods().inNamespace(JOBS_NS).withName("victim-0").get(), "the victim's pod is gone");
+        applyBinding(awaitBinding(JOBS_NS, "urgent-0"));
+        JobPreempted stopped = assertInstanceOf(JobPreempted.class, awaitLifecycle("victim", 2).get(1));
+        assertEquals(1, stopped.attempt());
+        assertTrue(stopped.reason().contains("make room for job urgent"), stopped.reason());
+
+        setPhase(JOBS_NS, "urgent-0", this::running);
+        setPhase(JOBS_NS, "urgent-0", p -> terminated(p, "Succeeded", "Completed", 0));
+        assertInstanceOf(JobCompleted.class, awaitLifecycle("urgent", 2).get(1));
+        expectBinding(JOBS_NS, "victim-0-a2");
+        dispatcher.dispatch(new SchedulingDecision(Events.newId(), 1, Instant.now(), "victim", "alice", List.of("node-1"),
+                twoGpus, 300.0, Instant.parse("2026-01-02T03:04:05Z"), "sac", "sac-0", 2, List.of()), null);
+        applyBinding(awaitBinding(JOBS_NS, "victim-0-a2"));
+        setPhase(JOBS_NS, "victim-0-a2", this::running);
+        assertEquals(2, assertInstanceOf(JobStarted.class, awaitLifecycle("victim", 3).get(2)).attempt());
     }
 
     @Test

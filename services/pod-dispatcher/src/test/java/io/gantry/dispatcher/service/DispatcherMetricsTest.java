@@ -36,11 +36,6 @@ class DispatcherMetricsTest {
         }
 
         @Override
-        public boolean carriesOutPreemptions() {
-            return false;
-        }
-
-        @Override
         public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
             throw new UnsupportedOperationException();
         }
