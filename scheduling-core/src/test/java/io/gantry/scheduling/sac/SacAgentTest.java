@@ -153,19 +153,26 @@ class SacAgentTest {
         }
     }
 
-    @Test
-    void aMoreUrgentJobPreemptsOnlyLessUrgentRunningJobsAndOnlyWhenAllowed() {
+    /**
+     * One full 8-GPU node at 36,000 s: "long" has run 10 h on 6 GPUs past its 1 h prediction (2D-LAS urgency 216,000
+     * GPU-s), "young" has 50 s left on 2; {@code pending} waits.
+     */
+    private static SchedulingContext longAndYoungRunning(JobRequest pending) {
         ClusterState cluster = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
         cluster.allocate("n0", Resources.ofGpus(6, 8, 32));
         cluster.allocate("n0", Resources.ofGpus(2, 8, 32));
-        // "long" has run 10 h on 6 GPUs past its 1 h prediction (2D-LAS urgency 216,000 GPU-s); "young" has 50 s left.
         JobRequest longJob = new JobRequest("long", "a", 1, Resources.ofGpus(6, 8, 32), 0, 0, 3600, 1e6);
         JobRequest young = new JobRequest("young", "b", 1, Resources.ofGpus(2, 8, 32), 35_900, 0, 100, 1e6);
         List<io.gantry.scheduling.framework.RunningJob> running = List.of(
                 new io.gantry.scheduling.framework.RunningJob(longJob, List.of("n0"), 0, 0),
                 new io.gantry.scheduling.framework.RunningJob(young, List.of("n0"), 35_950, 0));
+        return new SchedulingContext(36_000, List.of(pending), cluster, running, java.util.Map.of());
+    }
+
+    @Test
+    void aMoreUrgentJobPreemptsOnlyLessUrgentRunningJobsAndOnlyWhenAllowed() {
         JobRequest shortJob = new JobRequest("short", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 600, 600);
-        SchedulingContext ctx = new SchedulingContext(36_000, List.of(shortJob), cluster, running, java.util.Map.of());
+        SchedulingContext ctx = longAndYoungRunning(shortJob);
 
         var d = SacPolicy.greedy(agent).decide(ctx);
         assertEquals(List.of("long"), d.preemptions(), "only the less urgent job is stopped");
@@ -173,8 +180,7 @@ class SacAgentTest {
         assertTrue(SacPolicy.greedy(agent).schedule(ctx).isEmpty(), "a place-only caller never gets a preemption");
 
         JobRequest longer = new JobRequest("longer", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 1e6, 1e6);
-        var none = SacPolicy.greedy(agent).decide(new SchedulingContext(36_000, List.of(longer), cluster, running,
-                java.util.Map.of()));
+        var none = SacPolicy.greedy(agent).decide(longAndYoungRunning(longer));
         assertTrue(none.preemptions().isEmpty() && none.placements().isEmpty(),
                 "a job less urgent than every running one waits: " + none);
     }
@@ -185,16 +191,8 @@ class SacAgentTest {
      */
     @Test
     void aRestartCostStopsOnlyJobsLessUrgentByMoreThanItCosts() {
-        ClusterState cluster = new ClusterState(List.of(new NodeSpec("n0", Resources.ofGpus(8, 96, 384))));
-        cluster.allocate("n0", Resources.ofGpus(6, 8, 32));
-        cluster.allocate("n0", Resources.ofGpus(2, 8, 32));
-        JobRequest longJob = new JobRequest("long", "a", 1, Resources.ofGpus(6, 8, 32), 0, 0, 3600, 1e6);
-        JobRequest young = new JobRequest("young", "b", 1, Resources.ofGpus(2, 8, 32), 35_900, 0, 100, 1e6);
-        List<io.gantry.scheduling.framework.RunningJob> running = List.of(
-                new io.gantry.scheduling.framework.RunningJob(longJob, List.of("n0"), 0, 0),
-                new io.gantry.scheduling.framework.RunningJob(young, List.of("n0"), 35_950, 0));
         JobRequest shortJob = new JobRequest("short", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 600, 600);
-        SchedulingContext ctx = new SchedulingContext(36_000, List.of(shortJob), cluster, running, java.util.Map.of());
+        SchedulingContext ctx = longAndYoungRunning(shortJob);
         try {
             System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "30000");
             assertEquals(List.of("long"), SacPolicy.greedy(agent).decide(ctx).preemptions());

@@ -79,19 +79,18 @@ public final class GantryPods {
 
     /** How many pods the job has in all: the {@code gantry.io/tasks} annotation, else 1. */
     public static int tasksOf(Pod pod) {
-        String tasks = annotations(pod).get(TASKS_ANNOTATION);
-        try {
-            return tasks == null ? 1 : Math.max(1, Integer.parseInt(tasks.trim()));
-        } catch (NumberFormatException e) {
-            return 1;
-        }
+        return positiveAnnotation(pod, TASKS_ANNOTATION);
     }
 
     /** Which start of its job the pod serves ({@value #ATTEMPT_ANNOTATION}); 1 when absent or unreadable. */
     public static int attemptOf(Pod pod) {
-        String attempt = annotations(pod).get(ATTEMPT_ANNOTATION);
+        return positiveAnnotation(pod, ATTEMPT_ANNOTATION);
+    }
+
+    private static int positiveAnnotation(Pod pod, String name) {
+        String value = annotations(pod).get(name);
         try {
-            return attempt == null ? 1 : Math.max(1, Integer.parseInt(attempt.trim()));
+            return value == null ? 1 : Math.max(1, Integer.parseInt(value.trim()));
         } catch (NumberFormatException e) {
             return 1;
         }

@@ -244,12 +244,7 @@ class KubernetesClusterTest {
         KubernetesCluster cluster = start(emptyHistory());
         Dispatcher dispatcher = dispatcher(cluster);
         ResourceAmounts perTask = new ResourceAmounts(1000, 1000, 1024);
-        cluster.submitted(submission("evict-1", 1, perTask));
-        expectBinding(JOBS_NS, "evict-1-0");
-        dispatcher.dispatch(decision("evict-1", List.of("node-1"), perTask), null);
-        applyBinding(awaitBinding(JOBS_NS, "evict-1-0"));
-        setPhase(JOBS_NS, "evict-1-0", this::running);
-        assertInstanceOf(JobStarted.class, awaitLifecycle("evict-1", 1).get(0));
+        submitBindAndRun(cluster, dispatcher, "evict-1", perTask);
         setPhase(JOBS_NS, "evict-1-0", p -> new PodBuilder(p).editStatus().addNewCondition().withType("DisruptionTarget")
                 .withStatus("True").withReason("TerminationByKubelet").withMessage("node drained").endCondition()
                 .endStatus().build());
@@ -285,12 +280,7 @@ class KubernetesClusterTest {
         KubernetesCluster cluster = start(emptyHistory());
         Dispatcher dispatcher = dispatcher(cluster);
         ResourceAmounts twoGpus = new ResourceAmounts(2000, 1000, 1024);
-        cluster.submitted(submission("victim", 1, twoGpus));
-        expectBinding(JOBS_NS, "victim-0");
-        dispatcher.dispatch(decision("victim", List.of("node-1"), twoGpus), null);
-        applyBinding(awaitBinding(JOBS_NS, "victim-0"));
-        setPhase(JOBS_NS, "victim-0", this::running);
-        assertInstanceOf(JobStarted.class, awaitLifecycle("victim", 1).get(0));
+        submitBindAndRun(cluster, dispatcher, "victim", twoGpus);
 
         cluster.submitted(submission("urgent", 1, twoGpus));
         expectBinding(JOBS_NS, "urgent-0");
@@ -441,6 +431,16 @@ class KubernetesClusterTest {
                         "nvidia.com/gpu", new Quantity(gpus)))
                 .withLimits(Map.of("nvidia.com/gpu", new Quantity(gpus))).endResources().endContainer().endSpec()
                 .withNewStatus().withPhase("Pending").endStatus().build();
+    }
+
+    /** A one-pod job submitted, decided onto node-1 (attempt 1), bound and running, its JobStarted seen. */
+    private void submitBindAndRun(KubernetesCluster cluster, Dispatcher dispatcher, String jobId, ResourceAmounts perTask) {
+        cluster.submitted(submission(jobId, 1, perTask));
+        expectBinding(JOBS_NS, jobId + "-0");
+        dispatcher.dispatch(decision(jobId, List.of("node-1"), perTask), null);
+        applyBinding(awaitBinding(JOBS_NS, jobId + "-0"));
+        setPhase(JOBS_NS, jobId + "-0", this::running);
+        assertInstanceOf(JobStarted.class, awaitLifecycle(jobId, 1).get(0));
     }
 
     private static JobSubmitted submission(String jobId, int tasks, ResourceAmounts perTask) {
