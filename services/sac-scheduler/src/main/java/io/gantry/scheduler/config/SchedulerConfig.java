@@ -21,8 +21,8 @@ public interface SchedulerConfig {
     /**
      * Let a preemptive policy ({@code sac}, {@code tiresias}, …) stop running jobs, as it does in the simulator: the
      * stops travel in the decision that uses the room ({@code SchedulingDecision.preempts}) and the job resumes
-     * later with the rest of its run. Needs a dispatcher cluster that carries stops out: the simulated cluster
-     * does; the Kubernetes dispatcher does not yet, so deployments on Kubernetes set this false.
+     * later with the rest of its run. Both dispatcher clusters carry stops out (simulated, Kubernetes); jobs submitted
+     * as not preemptible are never stopped.
      */
     @WithDefault("true")
     boolean preemption();
