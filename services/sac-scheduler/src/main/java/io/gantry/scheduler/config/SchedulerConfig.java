@@ -20,7 +20,7 @@ public interface SchedulerConfig {
 
     /**
      * Let a preemptive policy ({@code sac}, {@code tiresias}, …) stop running jobs, as it does in the simulator: the
-     * stops travel in the decision that uses the room ({@code SchedulingDecision.preempts}) and the job resumes
+     * stops travel in the decisions that use the room ({@code SchedulingDecision.preempts}) and the job resumes
      * later with the rest of its run. Both dispatcher clusters carry stops out (simulated, Kubernetes); jobs submitted
      * as not preemptible are never stopped.
      */
