@@ -228,19 +228,16 @@ public final class SchedulerState {
         return true;
     }
 
+    /**
+     * Restoring: the decisions (read first) already put the job in a later stint, so this stop only adds the
+     * service its stint received. (Live, a stop always finds its stint running or stopping.)
+     */
     private void creditEarlierStint(JobPreempted e) {
         double ran = e.ranS() == null ? 0 : e.ranS();
         Running later = running.get(e.jobId());
         if (later != null && later.attempt() > e.attempt()) {
             running.put(e.jobId(), new Running(later.job(), later.nodes(), later.perTask(), later.attempt(),
                     later.startedAt(), later.attainedGpuSBefore() + ran * later.gpus(), later.ranSBefore() + ran));
-            return;
-        }
-        PendingJob p = pending.get(e.jobId());
-        if (p != null && p.attempt() > e.attempt()) {
-            removePending(e.jobId());
-            addPending(new PendingJob(p.job(), p.attempt(), p.attainedGpuS() + ran * p.job().tasks()
-                    * p.perTask().gpus(), p.ranS() + ran));
         }
     }
 
