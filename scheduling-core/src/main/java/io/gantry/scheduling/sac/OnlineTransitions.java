@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code inboxCapacity} observations it drops new ones and counts them ({@link #dropped}), so a learner that
  * stops draining cannot exhaust the scheduler's memory.
  *
- * <p>Times are seconds on the caller's clock, multiplied by {@code timeScale} before they enter the reward, so a
- * cluster replayed at a speed-up earns rewards on the trace's clock, as offline training does. A job's end that
+ * <p>Times are seconds on the jobs' clock, the one durations are measured on (a cluster replayed at a speed-up
+ * scales its wall clock first), so rewards are on the trace's clock, as in offline training. A job's end that
  * reaches the learner after the interval it fell in was already turned into a transition is counted as having
  * stayed to that interval's end.
  */
@@ -42,7 +42,6 @@ public final class OnlineTransitions implements SacPolicy.DecisionListener {
     }
 
     private final SacSettings settings;
-    private final double timeScale;
     private final int inboxCapacity;
     private final ConcurrentLinkedQueue<Observation> inbox = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inboxSize = new AtomicInteger();
@@ -53,15 +52,11 @@ public final class OnlineTransitions implements SacPolicy.DecisionListener {
     /** Jobs in the system: id → {submit, finish}, finish = +∞ until the job ends. */
     private final Map<String, double[]> jobs = new HashMap<>();
 
-    public OnlineTransitions(SacSettings settings, double timeScale, int inboxCapacity) {
-        if (!(timeScale > 0) || Double.isInfinite(timeScale)) {
-            throw new IllegalArgumentException("timeScale must be a positive number, got " + timeScale);
-        }
+    public OnlineTransitions(SacSettings settings, int inboxCapacity) {
         if (inboxCapacity < 1) {
             throw new IllegalArgumentException("inboxCapacity must be at least 1, got " + inboxCapacity);
         }
         this.settings = settings;
-        this.timeScale = timeScale;
         this.inboxCapacity = inboxCapacity;
     }
 
@@ -155,8 +150,7 @@ public final class OnlineTransitions implements SacPolicy.DecisionListener {
         List<Transition> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             Decided s = steps.get(i);
-            double r = SacReward.reward(settings, jobSeconds[i] * timeScale, s.terms(),
-                    (boundary[i + 1] - boundary[i]) * timeScale);
+            double r = SacReward.reward(settings, jobSeconds[i], s.terms(), boundary[i + 1] - boundary[i]);
             out.add(new Transition(s.state(), s.action(), r, steps.get(i + 1).state()));
         }
         // A job that ended before the last boundary cannot weigh on any later interval.

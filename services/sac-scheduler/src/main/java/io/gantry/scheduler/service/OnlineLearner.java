@@ -172,8 +172,8 @@ public class OnlineLearner {
         }
         startedFrom = start.location();
         currentNumber = start.number();
-        // Decisions, arrivals and ends all reach the transitions on the jobs' clock already: no further scaling.
-        transitions = new OnlineTransitions(deciding.settings(), 1, config.inboxCapacity());
+        // Decisions, arrivals and ends all reach the transitions on the jobs' clock.
+        transitions = new OnlineTransitions(deciding.settings(), config.inboxCapacity());
         history = new JobHistory(config.checkWindowJobs(), clock);
         buffer = new ReplayBuffer(config.replayCapacity());
         rng = new SplittableRandom(config.seed());
