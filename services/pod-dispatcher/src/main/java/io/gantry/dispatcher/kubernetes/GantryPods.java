@@ -199,6 +199,11 @@ public final class GantryPods {
     /** What a pod Gantry creates for a job needs to know. */
     public record JobSpec(String jobId, String user, int tasks, ResourceAmounts perTask, String model, Integer batchSize,
                           Integer epochs, Double durationS) {
+
+        /** The same job with {@code durationS} left to run (a resumed start). */
+        public JobSpec withDurationS(Double left) {
+            return new JobSpec(jobId, user, tasks, perTask, model, batchSize, epochs, left);
+        }
     }
 
     /**

@@ -279,9 +279,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             GantryPods.JobSpec submittedSpec = submittedSpecs.get(jobId);
             GantryPods.JobSpec spec = submittedSpec == null
                     ? new GantryPods.JobSpec(jobId, d.user(), d.nodes().size(), d.perTask(), null, null, null, d.durationS())
-                    : attempt == 1 ? submittedSpec
-                    : new GantryPods.JobSpec(jobId, submittedSpec.user(), submittedSpec.tasks(), submittedSpec.perTask(),
-                    submittedSpec.model(), submittedSpec.batchSize(), submittedSpec.epochs(), d.durationS());
+                    : attempt == 1 ? submittedSpec : submittedSpec.withDurationS(d.durationS());
             jobPods = createPods(spec, attempt).stream().sorted(GantryPods.TASK_ORDER).toList();
         }
         for (Pod p : jobPods) {
@@ -565,16 +563,14 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                     job.perTask, failureOf(failed), oom), oom ? "oom_killed" : "pod_failed");
         } else if (deleted != null) {
             String disruption = disruptionOf(deleted);
-            if (job.stoppedFor != null) {
-                end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
-                        job.nodes(), job.perTask, "preempted to make room for job " + job.stoppedFor + "; the job resumes "
-                        + "as attempt " + (job.attempt + 1), job.attempt, ranSeconds(job, now)), null);
-            } else if (disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
+            if (job.stoppedFor != null || disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
                 // Back to the queue: its next start gets new pods (bind makes them for that attempt).
+                String why = job.stoppedFor != null ? "preempted to make room for job " + job.stoppedFor
+                        : "evicted: pod " + key(deleted) + " was deleted by Kubernetes (" + disruption + ")";
+                double ranS = job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
                 end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,
-                        job.nodes(), job.perTask, "evicted: pod " + key(deleted) + " was deleted by Kubernetes ("
-                        + disruption + "); the job resumes as attempt " + (job.attempt + 1), job.attempt,
-                        ranSeconds(job, now)), null);
+                        job.nodes(), job.perTask, why + "; the job resumes as attempt " + (job.attempt + 1), job.attempt,
+                        ranS), null);
             } else if (disruption != null) {
                 // Someone else made these pods and decides what replaces them: Gantry cannot start this job again.
                 end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
@@ -593,10 +589,6 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 || "Succeeded".equals(phase(p)))) {
             announceStarted(job, now);
         }
-    }
-
-    private static double ranSeconds(TrackedJob job, Instant now) {
-        return job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
     }
 
     private void announceStarted(TrackedJob job, Instant now) {
