@@ -1,13 +1,18 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -23,6 +28,11 @@ public final class EventCodec {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             // Tolerant reader: a newer producer may add fields this consumer does not know yet.
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** Every event type by the name its {@code type} field carries. */
+    private static final Map<String, Class<?>> TYPES = Arrays.stream(
+                    GantryEvent.class.getAnnotation(JsonSubTypes.class).value())
+            .collect(Collectors.toUnmodifiableMap(JsonSubTypes.Type::name, JsonSubTypes.Type::value));
 
     private EventCodec() {
     }
@@ -51,7 +61,15 @@ public final class EventCodec {
         }
         GantryEvent event;
         try {
-            event = MAPPER.readValue(json, GantryEvent.class);
+            JsonNode tree = MAPPER.readTree(json);
+            if (tree == null || tree.isMissingNode() || tree.isNull()) {
+                throw new InvalidEventException("$", "empty message");
+            }
+            if (!tree.isObject()) {
+                throw new InvalidEventException("$", "must be a JSON object, was " + tree.getNodeType().toString().toLowerCase(Locale.ROOT));
+            }
+            requireType(tree.get("type"), expected);
+            event = MAPPER.treeToValue(tree, GantryEvent.class);
         } catch (InvalidTypeIdException e) {
             throw new InvalidEventException("type", "unknown or missing event type '" + e.getTypeId() + "'");
         } catch (JsonMappingException e) {
@@ -62,14 +80,23 @@ public final class EventCodec {
         if (event == null) {
             throw new InvalidEventException("$", "empty message");
         }
-        if (!expected.isInstance(event)) {
-            throw new InvalidEventException("type", "expected " + expected.getSimpleName() + ", got " + event.type());
-        }
         List<Violation> violations = event.violations();
         if (!violations.isEmpty()) {
             throw new InvalidEventException(violations);
         }
         return expected.cast(event);
+    }
+
+    /**
+     * Refuses an event of another known type before its body is read, so a {@code JobCompleted} on the submissions topic
+     * is named as the wrong type rather than as a {@code JobSubmitted} with odd fields. An unknown or missing type is
+     * left to the mapper, which names it.
+     */
+    private static void requireType(JsonNode type, Class<? extends GantryEvent> expected) {
+        Class<?> actual = type != null && type.isTextual() ? TYPES.get(type.asText()) : null;
+        if (actual != null && !expected.isAssignableFrom(actual)) {
+            throw new InvalidEventException("type", "expected " + expected.getSimpleName() + ", got " + type.asText());
+        }
     }
 
     private static String path(JsonMappingException e) {

@@ -32,7 +32,10 @@ public record JobCompleted(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
-        v.atLeast("runtimeS", runtimeS, 0.0);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
+        v.atMost("nodes", nodes, Limits.MAX_TASKS);
+        v.perTaskIfPresent("perTask", perTask);
+        v.finiteSeconds("runtimeS", runtimeS);
     }
 }

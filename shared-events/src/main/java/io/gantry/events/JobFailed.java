@@ -28,7 +28,10 @@ public record JobFailed(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
+        v.atMost("nodes", nodes, Limits.MAX_TASKS);
+        v.perTaskIfPresent("perTask", perTask);
         v.notBlank("reason", reason);
     }
 }

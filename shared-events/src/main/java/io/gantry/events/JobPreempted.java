@@ -35,11 +35,12 @@ public record JobPreempted(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
+        v.atMost("nodes", nodes, Limits.MAX_TASKS);
+        v.perTaskIfPresent("perTask", perTask);
         v.notBlank("reason", reason);
         v.atLeast("attempt", attempt, 1);
-        if (ranS != null && !(ranS >= 0 && Double.isFinite(ranS))) {
-            v.add("ranS", "must be a finite number of seconds >= 0");
-        }
+        v.finiteSeconds("ranS", ranS);
     }
 }

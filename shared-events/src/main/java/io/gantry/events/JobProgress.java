@@ -19,7 +19,8 @@ public record JobProgress(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
         v.between("progress", progress, 0.0, 1.0);
         v.atLeastIfPresent("epoch", epoch, 0);
     }

@@ -25,7 +25,8 @@ public record JobRejected(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
         v.notBlank("stage", stage);
         v.notBlank("reason", reason);
     }

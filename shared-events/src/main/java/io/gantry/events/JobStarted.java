@@ -34,9 +34,11 @@ public record JobStarted(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
         v.notEmpty("nodes", nodes);
-        v.resources("perTask", perTask);
+        v.atMost("nodes", nodes, Limits.MAX_TASKS);
+        v.perTask("perTask", perTask);
         v.atLeast("attempt", attempt, 1);
     }
 }

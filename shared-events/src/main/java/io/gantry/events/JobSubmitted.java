@@ -57,15 +57,15 @@ public record JobSubmitted(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
-        v.notBlank("user", user);
-        v.atLeast("tasks", tasks, 1);
-        v.resources("perTask", perTask);
-        v.atLeastIfPresent("batchSize", batchSize, 1);
-        v.atLeastIfPresent("epochs", epochs, 1);
-        if (durationS != null) {
-            v.atLeast("durationS", durationS, 0.0);
-        }
+        v.jobId("jobId", jobId);
+        v.user("user", user);
+        v.lengthIfPresent("jobName", jobName, Limits.MAX_NAME_LENGTH);
+        v.lengthIfPresent("model", model, Limits.MAX_NAME_LENGTH);
+        v.within("tasks", tasks, 1, Limits.MAX_TASKS);
+        v.perTask("perTask", perTask);
+        v.withinIfPresent("batchSize", batchSize, 1, Limits.MAX_BATCH_SIZE);
+        v.withinIfPresent("epochs", epochs, 1, Limits.MAX_EPOCHS);
+        v.durationIfPresent("durationS", durationS);
         if (tuning != null) {
             tuning.check(v);
         }

@@ -7,7 +7,7 @@ package io.gantry.events;
 public record Preemption(String jobId, int attempt) {
 
     void check(Violations v, String field) {
-        v.notBlank(field + ".jobId", jobId);
+        v.jobId(field + ".jobId", jobId);
         v.atLeast(field + ".attempt", attempt, 1);
     }
 }

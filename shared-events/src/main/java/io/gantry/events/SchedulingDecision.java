@@ -51,9 +51,12 @@ public record SchedulingDecision(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("jobId", jobId);
+        v.jobId("jobId", jobId);
+        v.userIfPresent("user", user);
         v.notEmpty("nodes", nodes);
-        v.resources("perTask", perTask);
+        v.atMost("nodes", nodes, Limits.MAX_TASKS);
+        v.perTask("perTask", perTask);
+        v.durationIfPresent("durationS", durationS);
         v.present("submittedAt", submittedAt);
         v.notBlank("policy", policy);
         v.notBlank("policyVersion", policyVersion);

@@ -9,9 +9,9 @@ public record TuningOptions(boolean enabled, Integer minBatchSize, Integer maxBa
     public static final TuningOptions DEFAULT = new TuningOptions(true, null, null, null);
 
     void check(Violations v) {
-        v.atLeastIfPresent("tuning.minBatchSize", minBatchSize, 1);
-        v.atLeastIfPresent("tuning.maxBatchSize", maxBatchSize, 1);
-        v.atLeastIfPresent("tuning.maxGpus", maxGpus, 0);
+        v.withinIfPresent("tuning.minBatchSize", minBatchSize, 1, Limits.MAX_BATCH_SIZE);
+        v.withinIfPresent("tuning.maxBatchSize", maxBatchSize, 1, Limits.MAX_BATCH_SIZE);
+        v.withinIfPresent("tuning.maxGpus", maxGpus, 0, Limits.MAX_GPUS);
         if (minBatchSize != null && maxBatchSize != null && minBatchSize > maxBatchSize) {
             v.add("tuning.maxBatchSize", "must not be below tuning.minBatchSize");
         }

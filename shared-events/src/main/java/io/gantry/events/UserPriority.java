@@ -29,7 +29,7 @@ public record UserPriority(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("user", user);
+        v.user("user", user);
         v.atLeast("weight", weight, 0.0);
         if (!Double.isFinite(priority)) {
             v.add("priority", "must be a finite number");

@@ -55,6 +55,13 @@ public final class Violations {
         }
     }
 
+    /** At most {@code max} elements (one node per task: a gang's bound). */
+    public void atMost(String field, Collection<?> value, int max) {
+        if (value != null && value.size() > max) {
+            add(field, "must have at most " + max + " elements, was " + value.size());
+        }
+    }
+
     public void atLeast(String field, long value, long min) {
         if (value < min) {
             add(field, "must be at least " + min + ", was " + value);
@@ -80,11 +87,97 @@ public final class Violations {
         }
     }
 
+    /** {@code min} ≤ value ≤ {@code max}, the bound broken named with the value. */
+    public void within(String field, long value, long min, long max) {
+        if (value < min) {
+            add(field, "must be at least " + min + ", was " + value);
+        } else if (value > max) {
+            add(field, "must be at most " + max + ", was " + value);
+        }
+    }
+
+    /** Optional count: checked only when present. */
+    public void withinIfPresent(String field, Integer value, long min, long max) {
+        if (value != null) {
+            within(field, value, min, max);
+        }
+    }
+
+    /** Optional run time in seconds: when present, finite, ≥ 0 and at most {@link Limits#MAX_DURATION_S}. */
+    public void durationIfPresent(String field, Double seconds) {
+        if (seconds != null && !(seconds >= 0 && seconds <= Limits.MAX_DURATION_S)) {
+            add(field, "must be a finite number of seconds between 0 and " + (long) Limits.MAX_DURATION_S
+                    + " (366 days), was " + seconds);
+        }
+    }
+
+    /** Optional seconds with no upper bound of their own (a measured run time): when present, finite and ≥ 0. */
+    public void finiteSeconds(String field, Double seconds) {
+        if (seconds != null && !(seconds >= 0 && Double.isFinite(seconds))) {
+            add(field, "must be a finite number of seconds >= 0, was " + seconds);
+        }
+    }
+
+    /** Optional free text: when present, at most {@code max} characters. */
+    public void lengthIfPresent(String field, String value, int max) {
+        if (value != null && value.length() > max) {
+            add(field, "must be at most " + max + " characters, was " + value.length());
+        }
+    }
+
+    /** A required job id ({@link Names#isJobId}). */
+    public void jobId(String field, String id) {
+        if (notBlank(field, id) && !Names.isJobId(id)) {
+            add(field, nameProblem(id, Limits.MAX_JOB_ID_LENGTH, Names.JOB_ID_RULE));
+        }
+    }
+
+    /** A required user name ({@link Names#isUser}). */
+    public void user(String field, String user) {
+        if (notBlank(field, user)) {
+            userIfPresent(field, user);
+        }
+    }
+
+    /** An optional user name: when present, it follows {@link Names#USER}. */
+    public void userIfPresent(String field, String user) {
+        if (user != null && !Names.isUser(user)) {
+            add(field, nameProblem(user, Limits.MAX_USER_LENGTH, Names.USER_RULE));
+        }
+    }
+
+    /** The reason never quotes the value: it may be huge or carry characters that do not belong in a header or log. */
+    private static String nameProblem(String value, int max, String rule) {
+        return value.length() > max ? "must be at most " + max + " characters, was " + value.length()
+                : "must be " + rule;
+    }
+
+    /** Non-negative amounts, with no upper bound: a node's capacity or allocation. */
     public void resources(String field, ResourceAmounts r) {
         if (present(field, r)) {
             atLeast(field + ".gpuMilli", r.gpuMilli(), 0);
             atLeast(field + ".cpuMilli", r.cpuMilli(), 0);
             atLeast(field + ".memoryMib", r.memoryMib(), 0);
         }
+    }
+
+    /** What one pod of a job requests: required, each amount between 0 and its {@link Limits} bound. */
+    public void perTask(String field, ResourceAmounts r) {
+        if (present(field, r)) {
+            perTaskAmounts(field, r);
+        }
+    }
+
+    /** As {@link #perTask}, when present. */
+    public void perTaskIfPresent(String field, ResourceAmounts r) {
+        if (r != null) {
+            perTaskAmounts(field, r);
+        }
+    }
+
+    private void perTaskAmounts(String field, ResourceAmounts r) {
+        within(field + ".gpuMilli", r.gpuMilli(), 0, Limits.MAX_GPU_MILLI_PER_TASK);
+        within(field + ".cpuMilli", r.cpuMilli(), 0, Limits.MAX_CPU_MILLI_PER_TASK);
+        within(field + ".memoryMib", r.memoryMib(), 0, Limits.MAX_MEMORY_MIB_PER_TASK);
     }
 }

@@ -117,6 +117,27 @@ class EventValidationTest {
         assertEquals("ranS", rejects(p.toString()).violations().get(0).field());
     }
 
+    /** A known event of another type is named as the wrong type, not as a broken body of the expected one. */
+    @Test
+    void anEventOfAnotherTypeIsRefusedByItsTypeBeforeItsBodyIsRead() throws Exception {
+        String completed = sampleJson(JobCompleted.class).toString();
+        InvalidEventException e = assertThrows(InvalidEventException.class,
+                () -> EventCodec.decode(completed, JobSubmitted.class));
+        assertEquals(java.util.List.of(new Violation("type", "expected JobSubmitted, got JobCompleted")), e.violations());
+        ObjectNode broken = sampleJson(JobCompleted.class);
+        broken.put("runtimeS", "forever");
+        assertEquals("type: expected JobSubmitted, got JobCompleted", assertThrows(InvalidEventException.class,
+                () -> EventCodec.decode(broken.toString(), JobSubmitted.class)).violations().get(0).toString());
+        assertInstanceOf(JobCompleted.class, EventCodec.decode(completed, LifecycleEvent.class));
+    }
+
+    @Test
+    void aBodyThatIsNotAnObjectIsNamedAsSuch() {
+        assertEquals("$: must be a JSON object, was array", rejects("[1, 2]").violations().get(0).toString());
+        assertEquals("$: empty message", rejects("null").violations().get(0).toString());
+        assertTrue(rejects("[".repeat(5_000)).violations().get(0).reason().contains("nesting depth"));
+    }
+
     @Test
     void unknownFieldsFromANewerProducerAreTolerated() throws Exception {
         ObjectNode n = submittedJson();
