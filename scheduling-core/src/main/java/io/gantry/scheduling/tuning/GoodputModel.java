@@ -70,9 +70,13 @@ public final class GoodputModel {
         return limits.maxBatch();
     }
 
-    /** True when {@code batch} can be spread over {@code gpus} without a GPU getting less than the smallest measured share. */
+    /**
+     * True when {@code batch} can be spread over {@code gpus} without a GPU getting less than the smallest measured share,
+     * nor none at all (so never more GPUs than samples in the batch, nor than {@link #maxBatch()}).
+     */
     public boolean feasible(int gpus, int batch) {
-        return gpus >= 1 && batch >= minBatch() && batch <= maxBatch() && Math.ceil(batch / (double) gpus - 1e-8) >= minLocalBsz;
+        return gpus >= 1 && gpus <= batch && batch >= minBatch() && batch <= maxBatch()
+                && Math.ceil(batch / (double) gpus - 1e-8) >= minLocalBsz;
     }
 
     /** Predicted seconds of one iteration (with accumulation) and the batch actually used. */

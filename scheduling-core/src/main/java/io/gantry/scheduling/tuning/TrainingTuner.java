@@ -20,7 +20,8 @@ import java.util.stream.Stream;
  * maximises goodput integrated over the training. GPU count: the largest count whose predicted scaling efficiency
  * {@code T(1) ÷ (n·T(n))} is at least {@link Settings#minScalingEfficiency()} ("scale-out only where it pays"); the cap is
  * the user's {@code maxGpus}, or else the GPUs requested (the tuner never asks for more than the user did unless
- * allowed). If nothing acceptable is found the job stays as submitted, and says why.
+ * allowed), and never more than the profile's largest batch (each GPU needs a sample of it). If nothing acceptable is
+ * found the job stays as submitted, and says why.
  */
 public final class TrainingTuner {
 
@@ -106,24 +107,28 @@ public final class TrainingTuner {
         ConvergenceModel conv = m.convergence();
         int submittedEpochs = Math.min(epochs, conv.epochsMeasured());
         double target = conv.bestMetric(job.batchSize(), submittedEpochs);
-        int cap = Math.max(1, job.bounds().maxGpus() != null ? job.bounds().maxGpus() : job.gpus());
         if (job.bounds().maxGpus() != null && job.bounds().maxGpus() == 0) {
             return unchanged(job, epochs, m, "not tuned: maxGpus = 0 leaves no GPU to train on");
         }
+        // No count above the profile's largest batch can matter: each GPU needs a sample of the batch
+        // (GoodputModel.feasible), so the loops below stay small whatever a user asks for.
+        int cap = Math.min(Math.max(1, job.bounds().maxGpus() != null ? job.bounds().maxGpus() : job.gpus()), m.maxBatch());
         TreeSet<Integer> batches = new TreeSet<>(m.convergence().validatedBatches());
         batches.add(job.batchSize());
         int lo = job.bounds().minBatchSize() != null ? job.bounds().minBatchSize() : Integer.MIN_VALUE;
         int hi = job.bounds().maxBatchSize() != null ? job.bounds().maxBatchSize() : Integer.MAX_VALUE;
         batches.removeIf(b -> b < lo || b > hi);
+        // Epochs to the target depend on the batch alone, not on the GPU count.
+        Map<Integer, Integer> epochsToTarget = new TreeMap<>();
+        for (int b : batches) {
+            epochsToTarget.put(b, conv.epochsToReach(b, target, Math.max(submittedEpochs, conv.epochsMeasured())));
+        }
 
         Choice[] best = new Choice[cap + 1];
         for (int n = 1; n <= cap; n++) {
             for (int b : batches) {
-                if (!m.feasible(n, b)) {
-                    continue;
-                }
-                int e = conv.epochsToReach(b, target, Math.max(submittedEpochs, conv.epochsMeasured()));
-                if (e == 0) {
+                int e = epochsToTarget.get(b);
+                if (e == 0 || !m.feasible(n, b)) {
                     continue;
                 }
                 double t = m.predictSeconds(n, settings.gpusPerNode(), b, e);

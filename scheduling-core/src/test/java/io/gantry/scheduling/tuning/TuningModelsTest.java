@@ -78,6 +78,23 @@ class TuningModelsTest {
         assertTrue(off.changes().isEmpty());
     }
 
+    /** The poison job reached the tuner as Integer.MAX_VALUE GPUs: the cap is the profile's, not the user's. */
+    @Test
+    void hugeGpuCountsAndBoundsAreCappedByWhatTheProfileCanUse() {
+        TrainingTuner tuner = TrainingTuner.fromProfiles(PROFILES, TrainingTuner.Settings.DEFAULT);
+        for (String app : APPS) {
+            GoodputModel m = tuner.models().get(app);
+            for (int[] c : new int[][] {{Integer.MAX_VALUE, Integer.MAX_VALUE}, {Integer.MAX_VALUE, 0}, {1, Integer.MAX_VALUE}}) {
+                Integer maxGpus = c[1] == 0 ? null : c[1];
+                TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(app, c[0], m.minBatch(), null,
+                        new TrainingTuner.Bounds(true, null, Integer.MAX_VALUE, maxGpus)));
+                assertTrue(r.gpus() >= 1 && (r.gpus() <= m.maxBatch() || r.gpus() == c[0]), app + ": " + r);
+                assertTrue(r.changes().stream().allMatch(ch -> !ch.reason().isBlank()), app + ": " + r);
+            }
+        }
+        assertTrue(!tuner.models().get("cifar10").feasible(200, 128), "never more GPUs than samples in the batch");
+    }
+
     @Test
     void rightSizingStaysBetweenFloorAndRequest() {
         ResourceRightSizer sizer = new ResourceRightSizer(new ResourceRightSizer.Settings(0.9, 1.2, 500, 1024, 5));

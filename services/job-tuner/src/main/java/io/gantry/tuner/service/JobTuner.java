@@ -8,6 +8,8 @@ import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.JobTuned;
+import io.gantry.events.Limits;
+import io.gantry.events.Names;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.TuningChange;
 import io.gantry.events.TuningOptions;
@@ -106,20 +108,37 @@ public class JobTuner {
         return tuner.models().keySet();
     }
 
-    /** Rejects, tunes or passes through a job that is valid by the event contract. */
+    /**
+     * Rejects, tunes or passes through a job that is valid by the event contract. The event it makes has an id derived
+     * from the submission's ({@link #tunedId}, {@link #rejectedId}): deciding the same submission again, after a crash
+     * between sending the decision and committing the input, sends the very same event, which consumers then
+     * recognise as a redelivery.
+     */
     public Decision decide(JobSubmitted job) {
         List<Violation> impossible = limits.check(job);
         if (!impossible.isEmpty()) {
-            return new Rejected(rejection(job.jobId(), job.user(), Rejection.of(impossible)));
+            return new Rejected(rejection(rejectedId(job.eventId()), job.jobId(), job.user(), Rejection.of(impossible)));
         }
         return tune(job);
     }
 
+    /** The id of the {@code JobTuned} made of the submission with event id {@code submittedEventId}. */
+    public static String tunedId(String submittedEventId) {
+        return Events.derivedId("tuned", submittedEventId);
+    }
+
+    /** The id of the tuner's {@code JobRejected} of the submission with event id {@code submittedEventId}. */
+    public static String rejectedId(String submittedEventId) {
+        return Events.derivedId("rejected", submittedEventId);
+    }
+
     /**
      * The {@code JobRejected} for a submission that broke the event contract (it is dead-lettered too), when the
-     * payload still names its job: a JSON object of type {@code JobSubmitted} with a non-blank string {@code jobId}.
-     * Other types on the topic are a producer's mistake, not a submission, and rejecting their id could end another
-     * job's lifecycle; without a readable id there is nobody to tell.
+     * payload still names its job: a JSON object of type {@code JobSubmitted} with a {@code jobId} that is a valid job
+     * id. Other types on the topic are a producer's mistake, not a submission, and rejecting their id could end another
+     * job's lifecycle; without a valid id there is nobody to tell (and the rejection would break the contract itself).
+     * The user is copied only when it is a valid name. The id is derived from the payload's {@code eventId} when it has
+     * one, as for {@link #decide}.
      */
     public Optional<JobRejected> rejectionOfInvalid(String payload, InvalidEventException e) {
         JsonNode n;
@@ -132,15 +151,18 @@ public class JobTuner {
             return Optional.empty();
         }
         JsonNode id = n.get("jobId");
-        if (id == null || !id.isTextual() || id.asText().isBlank()) {
+        if (id == null || !id.isTextual() || !Names.isJobId(id.asText())) {
             return Optional.empty();
         }
-        String user = n.path("user").isTextual() ? n.get("user").asText() : null;
-        return Optional.of(rejection(id.asText(), user, Rejection.of(e.violations())));
+        String user = n.path("user").isTextual() && Names.isUser(n.get("user").asText()) ? n.get("user").asText() : null;
+        JsonNode eventId = n.get("eventId");
+        String rejectionId = eventId != null && eventId.isTextual() && !eventId.asText().isBlank()
+                ? rejectedId(eventId.asText()) : Events.newId();
+        return Optional.of(rejection(rejectionId, id.asText(), user, Rejection.of(e.violations())));
     }
 
-    private static JobRejected rejection(String jobId, String user, Rejection r) {
-        return new JobRejected(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), jobId, user, STAGE, r.field(), r.reason());
+    private static JobRejected rejection(String eventId, String jobId, String user, Rejection r) {
+        return new JobRejected(eventId, GantryEvent.SCHEMA_VERSION, Instant.now(), jobId, user, STAGE, r.field(), r.reason());
     }
 
     private Tuned tune(JobSubmitted job) {
@@ -149,7 +171,7 @@ public class JobTuner {
         if (untunable != null) {
             return passThrough(job, o.enabled() ? untunable : NOT_TUNED, null);
         }
-        int gpus = (int) (job.tasks() * job.perTask().gpuMilli() / 1000);
+        int gpus = Math.toIntExact(Math.multiplyExact(job.tasks(), job.perTask().gpuMilli()) / 1000);
         TrainingTuner.Request asSubmitted = new TrainingTuner.Request(job.model(), gpus, job.batchSize(), job.epochs(),
                 new TrainingTuner.Bounds(false, null, null, null));
         // The "do not tune" path of the tuner predicts the submitted configuration without changing it.
@@ -167,6 +189,11 @@ public class JobTuner {
             changes.add(new TuningChange(c.field(), c.from(), c.to(), c.reason()));
         }
         GangShape gang = GangShape.of(r.gpus(), job.perTask());
+        if (gang.tasks() > Limits.MAX_TASKS) {
+            return passThrough(job, String.format(Locale.ROOT, "not tuned: the best configuration found, %d GPUs, would be "
+                    + "a gang of %d tasks, more than the %d a job may have", r.gpus(), gang.tasks(), Limits.MAX_TASKS),
+                    finite(submitted.predictedSeconds()));
+        }
         if (gang.tasks() != job.tasks()) {
             changes.add(new TuningChange("tasks", Integer.toString(job.tasks()), Integer.toString(gang.tasks()),
                     String.format(Locale.ROOT, "%d GPUs as %d task(s) of %d GPU(s), within the %d GPUs per task asked for",
@@ -182,15 +209,17 @@ public class JobTuner {
         if (durationS != null && submittedSeconds != null && tunedSeconds != null && submittedSeconds > 0) {
             // durationS is how long a simulated cluster runs the pod; left as submitted it would describe a job that no
             // longer exists. Scaled by the models' predicted speed-up, so the prediction's error carries over visibly.
-            durationS = job.durationS() * tunedSeconds / submittedSeconds;
+            double scaled = job.durationS() * tunedSeconds / submittedSeconds;
+            // A slower configuration could scale a long run past the contract's bound: it runs at most that long.
+            durationS = Math.min(scaled, Limits.MAX_DURATION_S);
             changes.add(new TuningChange("durationS", fmt(job.durationS()), fmt(durationS), String.format(Locale.ROOT,
-                    "scaled by the predicted run time of the tuned configuration (%.0f s) over the submitted one (%.0f s)",
-                    tunedSeconds, submittedSeconds)));
+                    "scaled by the predicted run time of the tuned configuration (%.0f s) over the submitted one (%.0f s)%s",
+                    tunedSeconds, submittedSeconds, scaled > durationS ? ", at most the contract's 366 days" : "")));
         }
         Integer epochs = r.epochs() == submitted.epochs() ? job.epochs() : Integer.valueOf(r.epochs());
-        JobTuned event = new JobTuned(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(), job.user(),
-                job.jobName(), job.model(), job.occurredAt(), gang.tasks(), gang.perTask(), r.batchSize(), epochs, durationS,
-                tunedSeconds, changes, r.summary(), job.preemptible());
+        JobTuned event = new JobTuned(tunedId(job.eventId()), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(),
+                job.user(), job.jobName(), job.model(), job.occurredAt(), gang.tasks(), gang.perTask(), r.batchSize(), epochs,
+                durationS, tunedSeconds, changes, r.summary(), job.preemptible());
         return new Tuned(event, submittedSeconds == null ? null : gpus * submittedSeconds,
                 tunedSeconds == null ? null : r.gpus() * tunedSeconds);
     }
@@ -220,10 +249,10 @@ public class JobTuner {
     }
 
     private static Tuned passThrough(JobSubmitted job, String summary, Double predictedS) {
-        JobTuned event = new JobTuned(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(), job.user(),
-                job.jobName(), job.model(), job.occurredAt(), job.tasks(), job.perTask(), job.batchSize(), job.epochs(),
-                job.durationS(), predictedS, List.of(), summary, job.preemptible());
-        Double gpuSeconds = predictedS == null ? null : job.tasks() * job.perTask().gpuMilli() / 1000.0 * predictedS;
+        JobTuned event = new JobTuned(tunedId(job.eventId()), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(),
+                job.user(), job.jobName(), job.model(), job.occurredAt(), job.tasks(), job.perTask(), job.batchSize(),
+                job.epochs(), job.durationS(), predictedS, List.of(), summary, job.preemptible());
+        Double gpuSeconds = predictedS == null ? null : job.tasks() * (double) job.perTask().gpuMilli() / 1000.0 * predictedS;
         return new Tuned(event, gpuSeconds, gpuSeconds);
     }
 

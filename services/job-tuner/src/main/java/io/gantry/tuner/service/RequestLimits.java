@@ -59,7 +59,8 @@ public final class RequestLimits {
             if (b != null && o.maxBatchSize() != null && b > o.maxBatchSize()) {
                 out.add(new Violation("batchSize", b + " is above your own tuning.maxBatchSize " + o.maxBatchSize()));
             }
-            double gpus = job.tasks() * t.gpuMilli() / 1000.0;
+            // In floating point: the product of two contract values must not wrap round in a long.
+            double gpus = job.tasks() * (double) t.gpuMilli() / 1000.0;
             if (o.maxGpus() != null && gpus > o.maxGpus()) {
                 out.add(new Violation("tuning.maxGpus", String.format(Locale.ROOT,
                         "is %d but the job itself asks for %s GPUs (tasks × perTask.gpuMilli ÷ 1000)", o.maxGpus(), count(gpus))));

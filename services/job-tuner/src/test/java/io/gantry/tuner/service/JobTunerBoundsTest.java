@@ -3,10 +3,14 @@ package io.gantry.tuner.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.events.Events;
+import io.gantry.events.InvalidEventException;
+import io.gantry.events.JobRejected;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.ResourceAmounts;
@@ -182,5 +186,47 @@ class JobTunerBoundsTest {
             assertFalse(assertInstanceOf(JobTuner.Tuned.class, tuner.decide(notPreemptible)).event().preemptible(), model);
             assertTrue(assertInstanceOf(JobTuner.Tuned.class, tuner.decide(asked)).event().preemptible(), model);
         }
+    }
+
+    /**
+     * A submission decided again (the tuner crashed after sending, before committing) yields the very same event id, so
+     * consumers see a redelivery; distinct submissions, even of one job id, get distinct ids.
+     */
+    @Test
+    void theDecisionsEventIdDerivesFromTheSubmissionsOwn() {
+        JobSubmitted tunable = job("cifar10", 8, 1, 256, null, new TuningOptions(true, 128, 1024, 8));
+        JobTuned first = assertInstanceOf(JobTuner.Tuned.class, tuner.decide(tunable)).event();
+        JobTuned again = assertInstanceOf(JobTuner.Tuned.class, tuner.decide(tunable)).event();
+        assertFalse(first.changes().isEmpty(), "tuned, not passed through");
+        assertEquals(first.eventId(), again.eventId());
+        assertEquals(JobTuner.tunedId(tunable.eventId()), first.eventId());
+        JobSubmitted passed = job(null, 1, 1, null, null, null);
+        assertEquals(JobTuner.tunedId(passed.eventId()),
+                assertInstanceOf(JobTuner.Tuned.class, tuner.decide(passed)).event().eventId(), "passed through");
+        JobSubmitted sameJobAgain = new JobSubmitted(Events.newId(), 1, Instant.now(), tunable.jobId(), "alice", "test",
+                "cifar10", 8, tunable.perTask(), 256, null, 3600.0, tunable.tuning());
+        assertNotEquals(first.eventId(), ((JobTuner.Tuned) tuner.decide(sameJobAgain)).event().eventId());
+
+        JobSubmitted tooBig = job("cifar10", 1, 16, 256, null, null);
+        JobRejected rejected = assertInstanceOf(JobTuner.Rejected.class, tuner.decide(tooBig)).event();
+        assertEquals(JobTuner.rejectedId(tooBig.eventId()), rejected.eventId());
+        assertEquals(rejected.eventId(), ((JobTuner.Rejected) tuner.decide(tooBig)).event().eventId());
+    }
+
+    /** A rejection of an invalid submission is itself valid: it carries only names the contract allows. */
+    @Test
+    void aRejectionOfAnInvalidSubmissionCarriesOnlyValidNames() {
+        InvalidEventException e = new InvalidEventException("user", "must be at most 200 characters, was 100000");
+        String eventId = Events.newId();
+        String hugeUser = "{\"type\":\"JobSubmitted\",\"eventId\":\"" + eventId + "\",\"jobId\":\"j-1\",\"user\":\""
+                + "u".repeat(100_000) + "\"}";
+        JobRejected r = tuner.rejectionOfInvalid(hugeUser, e).orElseThrow();
+        assertNull(r.user());
+        assertEquals("j-1", r.jobId());
+        assertEquals(JobTuner.rejectedId(eventId), r.eventId());
+        assertEquals(List.of(), r.violations());
+        assertTrue(tuner.rejectionOfInvalid(hugeUser.replace("\"j-1\"", "\"../x\""), e).isEmpty(),
+                "a job id the contract refuses names no job to reject");
+        assertEquals("alice", tuner.rejectionOfInvalid(hugeUser.replace("u".repeat(100_000), "alice"), e).orElseThrow().user());
     }
 }
