@@ -10,7 +10,9 @@ import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.gantry.kafka.TopicProbe;
+import io.gantry.priority.persistence.JobRun;
 import io.gantry.priority.persistence.ProcessedEvent;
+import io.gantry.priority.persistence.UsageInterval;
 import io.gantry.priority.service.AccountingStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
@@ -45,20 +47,39 @@ class LedgerWriterTest {
     void anEventTheDatabaseRefusesIsDeadLetteredAloneAndItsBatchIsApplied() throws InterruptedException {
         String run = UUID.randomUUID().toString().substring(0, 8);
         String user = "batch-" + run;
-        // A valid event (the contract sets no length), but longer than the ledger's job_id column (300).
-        JobCompleted tooLong = completed("long-" + run + "-" + "x".repeat(320), user);
+        // A valid event the database refuses: the usage row its completion would write exists already (as a hand edit
+        // or a second writer could leave it). The contract's bounds keep every valid name within its column.
+        JobCompleted refused = completed("clash-" + run, user);
+        QuarkusTransaction.requiringNew().run(() -> {
+            JobRun running = new JobRun();
+            running.jobId = refused.jobId();
+            running.userName = user;
+            running.startedAt = Instant.now().minusSeconds(60);
+            running.gpuMilli = 1000;
+            running.running = true;
+            running.persist();
+            UsageInterval clash = new UsageInterval();
+            clash.id = refused.eventId();
+            clash.userName = user;
+            clash.jobId = "elsewhere-" + run;
+            clash.intervalStart = Instant.now().minusSeconds(120);
+            clash.intervalEnd = Instant.now().minusSeconds(100);
+            clash.persist();
+        });
         List<JobCompleted> good = List.of(completed("ok-1-" + run, user), completed("ok-2-" + run, user),
                 completed("ok-3-" + run, user));
         try (TopicProbe probe = new TopicProbe(KafkaBrokerTestResource.broker().bootstrapServers())) {
             probe.send(Topics.JOBS_LIFECYCLE, good.get(0).key(), EventCodec.encode(good.get(0)));
-            probe.send(Topics.JOBS_LIFECYCLE, tooLong.key(), EventCodec.encode(tooLong));
+            probe.send(Topics.JOBS_LIFECYCLE, refused.key(), EventCodec.encode(refused));
             probe.send(Topics.JOBS_LIFECYCLE, good.get(1).key(), EventCodec.encode(good.get(1)));
             probe.send(Topics.JOBS_LIFECYCLE, good.get(2).key(), EventCodec.encode(good.get(2)));
 
             var dead = probe.await(Topics.deadLetter("priority-accounting"), 1, WAIT,
-                    r -> r.key().equals(tooLong.key()));
+                    r -> r.key().equals(refused.key()));
             assertEquals(1, dead.size());
-            assertTrue(dead.get(0).value().contains(tooLong.eventId()), "the refused event itself is dead-lettered");
+            assertTrue(dead.get(0).value().contains(refused.eventId()), "the refused event itself is dead-lettered");
+            assertTrue(dead.get(0).headers().get("dead-letter-reason").startsWith("handling failed: "),
+                    dead.get(0).headers().toString());
         }
         for (JobCompleted e : good) {
             awaitProcessed(e);
@@ -67,7 +88,7 @@ class LedgerWriterTest {
         for (JobCompleted e : good) {
             assertTrue(store.apply(e, user).isEmpty(), e.jobId() + " is recorded as processed");
         }
-        assertTrue(QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(tooLong.eventId()) == null),
+        assertTrue(QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(refused.eventId()) == null),
                 "the refused event left nothing behind");
     }
 

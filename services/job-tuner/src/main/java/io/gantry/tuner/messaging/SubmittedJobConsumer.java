@@ -21,7 +21,8 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
  * {@code gantry.jobs.submitted} → tuner → {@code gantry.jobs.tuned}, or a {@code JobRejected} on
  * {@code gantry.jobs.lifecycle} for a job that can never run. A submission that breaks the event contract is
  * dead-lettered as by every service, and — when it still names its job — also rejected, so its submitter learns the
- * field and the reason from the lifecycle topic they already watch, not from an operators' dead-letter topic.
+ * field and the reason from the lifecycle topic they already watch, not from an operators' dead-letter topic. A
+ * submission whose handling fails in any other way is dead-lettered with the exception ({@link EventIntake#handle}).
  */
 @ApplicationScoped
 public class SubmittedJobConsumer {
@@ -50,18 +51,22 @@ public class SubmittedJobConsumer {
 
     @Incoming(IN)
     public CompletionStage<Void> onSubmitted(Message<String> message) {
+        return intake.handle(IN, message, () -> tune(message));
+    }
+
+    private CompletionStage<Void> tune(Message<String> message) {
         JobSubmitted job;
         try {
             job = intake.take(IN, message, JobSubmitted.class);
         } catch (InvalidEventException e) {
             Optional<JobRejected> rejection = tuner.rejectionOfInvalid(message.getPayload(), e);
             if (rejection.isEmpty()) {
-                return message.nack(e);
+                throw e;
             }
             meters.recordInvalid(rejection.get().field());
             // The dead letter (the nack) follows once Kafka has the rejection, as Outbound.causedBy orders an ack.
-            intake.send(REJECTED, rejected, Outbound.message(rejection.get()).withAck(() -> message.nack(e))
-                    .withNack(t -> message.nack(e)));
+            intake.send(REJECTED, rejected, Outbound.message(rejection.get())
+                    .withAck(() -> intake.deadLetter(IN, message, e)).withNack(t -> intake.deadLetter(IN, message, e)));
             return CompletableFuture.completedFuture(null);
         }
         if (job == null) {

@@ -3,7 +3,6 @@ package io.gantry.dispatcher.messaging;
 import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.service.Dispatcher;
 import io.gantry.dispatcher.simulated.SimulatedCluster;
-import io.gantry.events.InvalidEventException;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.service.support.EventIntake;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -44,22 +43,13 @@ public class DecisionConsumer {
     }
 
     private CompletionStage<Void> handle(Message<String> message) {
-        SchedulingDecision decision;
-        try {
-            decision = intake.take(IN, message, SchedulingDecision.class);
-            if (decision != null && decision.durationS() != null
-                    && !(decision.durationS() >= 0 && Double.isFinite(decision.durationS()))) {
-                // The contract leaves durationS optional; a present one must be a real run time.
-                throw new InvalidEventException("durationS", "must be a finite number of seconds >= 0, was "
-                        + decision.durationS());
+        return intake.handle(IN, message, () -> {
+            SchedulingDecision decision = intake.take(IN, message, SchedulingDecision.class);
+            if (decision == null || !dispatcher.dispatch(decision, message)) {
+                return message.ack();
             }
-        } catch (InvalidEventException e) {
-            return message.nack(e);
-        }
-        if (decision == null || !dispatcher.dispatch(decision, message)) {
-            return message.ack();
-        }
-        // Acked by the lifecycle emitter once the resulting event is written.
-        return CompletableFuture.completedFuture(null);
+            // Acked by the lifecycle emitter once the resulting event is written.
+            return CompletableFuture.completedFuture(null);
+        });
     }
 }

@@ -2,7 +2,6 @@ package io.gantry.dispatcher.messaging;
 
 import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.cluster.SubmissionTaker;
-import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobSubmitted;
 import io.gantry.service.support.EventIntake;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -33,15 +32,12 @@ public class SubmissionConsumer {
     @Blocking(ordered = true)
     @Incoming(IN)
     public CompletionStage<Void> onSubmitted(Message<String> message) {
-        JobSubmitted job;
-        try {
-            job = intake.take(IN, message, JobSubmitted.class);
-        } catch (InvalidEventException e) {
-            return message.nack(e);
-        }
-        if (job != null && cluster instanceof SubmissionTaker taker) {
-            taker.submitted(job);
-        }
-        return message.ack();
+        return intake.handle(IN, message, () -> {
+            JobSubmitted job = intake.take(IN, message, JobSubmitted.class);
+            if (job != null && cluster instanceof SubmissionTaker taker) {
+                taker.submitted(job);
+            }
+            return message.ack();
+        });
     }
 }

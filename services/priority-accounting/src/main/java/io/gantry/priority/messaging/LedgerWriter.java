@@ -1,6 +1,7 @@
 package io.gantry.priority.messaging;
 
 import io.gantry.priority.service.AccountingStore;
+import io.gantry.service.support.EventIntake;
 import io.gantry.priority.service.LedgerChange;
 import io.gantry.priority.service.PriorityBook;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -34,20 +35,22 @@ public class LedgerWriter {
     private static final int CAPACITY = 5_000;
     private static final CompletionStage<Void> QUEUED = CompletableFuture.completedFuture(null);
 
-    private record Pending(AccountingStore.Input input, Message<?> message) {
+    private record Pending(AccountingStore.Input input, String channel, Message<String> message) {
     }
 
     private final AccountingStore store;
     private final PriorityBook book;
+    private final EventIntake intake;
     private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(CAPACITY);
     private final Thread thread = new Thread(this::run, "ledger-writer");
     private volatile boolean running = true;
     /** Completed when the writer has taken events off a full queue; guarded by this. */
     private CompletableFuture<Void> room;
 
-    public LedgerWriter(AccountingStore store, PriorityBook book) {
+    public LedgerWriter(AccountingStore store, PriorityBook book, EventIntake intake) {
         this.store = store;
         this.book = book;
+        this.intake = intake;
     }
 
     @PostConstruct
@@ -64,11 +67,11 @@ public class LedgerWriter {
     }
 
     /**
-     * Queues {@code input}; {@code message} is acked once it is committed, or nacked if it cannot be applied. The
-     * returned stage completes once the event is queued, at once unless the queue is full.
+     * Queues {@code input}; {@code message} is acked once it is committed, or dead-lettered on {@code channel} if it
+     * cannot be applied. The returned stage completes once the event is queued, at once unless the queue is full.
      */
-    public CompletionStage<Void> write(AccountingStore.Input input, Message<?> message) {
-        return offer(new Pending(input, message));
+    public CompletionStage<Void> write(AccountingStore.Input input, String channel, Message<String> message) {
+        return offer(new Pending(input, channel, message));
     }
 
     private CompletionStage<Void> offer(Pending p) {
@@ -149,7 +152,7 @@ public class LedgerWriter {
         try {
             change = store.apply(p.input().event(), p.input().user());
         } catch (RuntimeException e) {
-            p.message().nack(e);
+            intake.deadLetter(p.channel(), p.message(), e);
             return;
         }
         change.ifPresent(book::applied);

@@ -1,7 +1,6 @@
 package io.gantry.priority.messaging;
 
 import io.gantry.events.GantryEvent;
-import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.UserPriority;
@@ -78,18 +77,15 @@ public class PriorityPublisher {
     }
 
     private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> message, Class<T> type) {
-        T event;
-        try {
-            event = intake.take(channel, message, type);
-        } catch (InvalidEventException e) {
-            return message.nack(e);
-        }
-        String user = event == null ? null
-                : event instanceof LifecycleEvent l ? l.user() : ((JobSubmitted) event).user();
-        if (user == null || user.isBlank()) {
-            return message.ack();
-        }
-        return writer.write(new AccountingStore.Input(event, user), message);
+        return intake.handle(channel, message, () -> {
+            T event = intake.take(channel, message, type);
+            String user = event == null ? null
+                    : event instanceof LifecycleEvent l ? l.user() : ((JobSubmitted) event).user();
+            if (user == null || user.isBlank()) {
+                return message.ack();
+            }
+            return writer.write(new AccountingStore.Input(event, user), channel, message);
+        });
     }
 
     /** Publishes priorities not caused by an input (start-up, decay over time, an admin change). */

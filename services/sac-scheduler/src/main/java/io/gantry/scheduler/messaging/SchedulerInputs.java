@@ -1,7 +1,6 @@
 package io.gantry.scheduler.messaging;
 
 import io.gantry.events.GantryEvent;
-import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
@@ -27,7 +26,8 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
  * The scheduler's four inputs and three outputs. Each input is acked once the scheduler's state has taken it;
- * a bad event goes to {@code gantry.dlq.sac-scheduler} with its reason. New jobs and lifecycle events are also
+ * a bad event, or one whose handling throws, goes to {@code gantry.dlq.sac-scheduler} with its reason
+ * ({@link EventIntake#handle}). New jobs and lifecycle events are also
  * shown to the online learner, and its promotions go out as {@code PolicyUpdated} on {@code gantry.policy.updates}.
  */
 @ApplicationScoped
@@ -90,16 +90,13 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
 
     private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> m, Class<T> type,
                                                               BiPredicate<SchedulerState, T> change) {
-        T event;
-        try {
-            event = intake.take(channel, m, type);
-        } catch (InvalidEventException e) {
-            return m.nack(e);
-        }
-        if (event == null) {
-            return m.ack();
-        }
-        return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
+        return intake.handle(channel, m, () -> {
+            T event = intake.take(channel, m, type);
+            if (event == null) {
+                return m.ack();
+            }
+            return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
+        });
     }
 
     @Override

@@ -11,19 +11,25 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
  * How every service takes in an event: decode and validate it, count it, and tell a redelivery from a first
- * delivery. An event that cannot be read or breaks a rule is nacked with an {@link InvalidEventException}
- * naming the field; the channel's {@code dead-letter-queue} failure strategy then writes it, with that
- * reason in the {@code dead-letter-reason} header, to the service's dead-letter topic, and the consumer
- * moves on to the next event.
+ * delivery. Every consumer runs its handling of a record inside {@link #handle}: an event that cannot be read or
+ * breaks a rule ({@link InvalidEventException}, naming the field), and any other exception its handling throws or
+ * fails with, is that record's failure. The record is nacked with the reason; the channel's {@code dead-letter-queue}
+ * failure strategy then writes it, with that reason in the {@code dead-letter-reason} header, to the service's
+ * dead-letter topic, and the consumer moves on to the next record. A consumer never dies of a record, and never reads
+ * the same bad record again after a restart.
  */
 @ApplicationScoped
 public class EventIntake {
@@ -48,21 +54,53 @@ public class EventIntake {
     }
 
     /**
+     * Runs {@code handling} of one record of {@code channel}; it acks {@code message} itself once the record is handled.
+     * A {@link RuntimeException} it throws, or that the stage it returns fails with, dead-letters the record
+     * ({@link #deadLetter}) instead of reaching the channel, so the next record is consumed.
+     */
+    public CompletionStage<Void> handle(String channel, Message<String> message, Supplier<CompletionStage<Void>> handling) {
+        CompletionStage<Void> handled;
+        try {
+            handled = handling.get();
+        } catch (RuntimeException e) {
+            return deadLetter(channel, message, e);
+        }
+        return handled.exceptionallyCompose(e -> deadLetter(channel, message, unwrap(e)));
+    }
+
+    /**
+     * Nacks {@code message} as failed by {@code cause}, which the channel's failure strategy writes to the dead-letter
+     * topic with the reason; counts it and logs it. The returned stage completes once the dead letter is written.
+     */
+    public CompletionStage<Void> deadLetter(String channel, Message<String> message, Throwable cause) {
+        ChannelCounts c = counts(channel);
+        c.deadLettered.increment();
+        c.deadLetteredCount.incrementAndGet();
+        RuntimeException reason = RecordFailure.reasonFor(cause);
+        if (cause instanceof InvalidEventException) {
+            LOG.warnf("dead-lettering an event on %s: %s", channel, reason.getMessage());
+        } else {
+            LOG.errorf(cause, "dead-lettering a record on %s whose handling failed: %s", channel, reason.getMessage());
+        }
+        return message.nack(reason);
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /**
      * The event in {@code message}, or null when it is a redelivery of an event already taken (the message is
-     * then acked and must be ignored). Throws {@link InvalidEventException} for a bad event; the caller nacks.
+     * then acked and must be ignored). Throws {@link InvalidEventException} for a bad event; run inside {@link #handle},
+     * that dead-letters the record.
      */
     public <T extends GantryEvent> T take(String channel, Message<String> message, Class<T> type) {
         ChannelCounts c = counts(channel);
         lastEventAt.set(Instant.now());
-        T event;
-        try {
-            event = EventCodec.decode(message.getPayload(), type);
-        } catch (InvalidEventException e) {
-            c.deadLettered.increment();
-            c.deadLetteredCount.incrementAndGet();
-            LOG.warnf("dead-lettering an event on %s: %s", channel, e.getMessage());
-            throw e;
-        }
+        T event = EventCodec.decode(message.getPayload(), type);
         c.consumed.increment();
         c.consumedCount.incrementAndGet();
         if (!seenEventIds.add(event.eventId())) {
@@ -120,7 +158,7 @@ public class EventIntake {
             produced = Counter.builder("gantry.events.produced").description("Events handed to a channel")
                     .tag("channel", channel).register(r);
             deadLettered = Counter.builder("gantry.events.dead.lettered")
-                    .description("Events that could not be read or validated, sent to the dead-letter topic")
+                    .description("Records that could not be read, validated or handled, sent to the dead-letter topic")
                     .tag("channel", channel).register(r);
             duplicates = Counter.builder("gantry.events.duplicates")
                     .description("Redelivered events recognised by their event id and ignored")
