@@ -1,6 +1,8 @@
 package io.gantry.priority.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gantry.events.Limits;
+import io.gantry.events.Names;
 import io.gantry.priority.messaging.PriorityPublisher;
 import io.gantry.priority.persistence.JobRun;
 import io.gantry.priority.persistence.UsageInterval;
@@ -24,7 +26,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Admin API for users, their base priorities and entitlements, their usage, and the fairness picture. */
@@ -33,9 +34,10 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 @Consumes(MediaType.APPLICATION_JSON)
 public class PriorityResource {
 
-    private static final Pattern USER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]{0,199}");
     /** Keeps base priorities within a range where adding the fair-share term stays exact in a double. */
     private static final double MAX_ABS_BASE_PRIORITY = 1e6;
+    /** Entitlement shares are weight ÷ the sum of weights: bounded, so the sum stays finite however many users there are. */
+    private static final double MAX_WEIGHT = 1e6;
 
     /** Body of create/update; on update a null field keeps its value. */
     public record UserRequest(String name, Double basePriority, Double weight, Integer maxGpus) {
@@ -73,9 +75,12 @@ public class PriorityResource {
     @GET
     @Path("users/{name}")
     public Response user(@PathParam("name") String name) {
+        if (!Names.isUser(name)) {
+            return unknownUser(name);
+        }
         return store.user(name)
                 .map(u -> Response.ok(view(u, book.assess(Instant.now()).get(name))).build())
-                .orElseGet(() -> ProblemResponse.notFound("unknown user '" + name + "'"));
+                .orElseGet(() -> unknownUser(name));
     }
 
     @POST
@@ -85,9 +90,8 @@ public class PriorityResource {
         if (body == null) {
             return ProblemResponse.badRequest(List.of(new FieldError("body", "is required")));
         }
-        if (body.name() == null || !USER_NAME.matcher(body.name()).matches()) {
-            errors.add(new FieldError("name", "is required: 1-200 of letters, digits, '.', '_', '@', '-', "
-                    + "starting with a letter or digit"));
+        if (!Names.isUser(body.name())) {
+            errors.add(new FieldError("name", "is required: " + Names.USER_RULE));
         }
         validate(body, errors);
         if (!errors.isEmpty()) {
@@ -103,8 +107,12 @@ public class PriorityResource {
     @PUT
     @Path("users/{name}")
     public Response update(@PathParam("name") String name, UserRequest body) {
+        if (!Names.isUser(name)) {
+            // No such user can exist, and the name must not reach the database (a column of 200 characters).
+            return ProblemResponse.badRequest(List.of(new FieldError("name", "must be " + Names.USER_RULE)));
+        }
         if (store.user(name).isEmpty()) {
-            return ProblemResponse.notFound("unknown user '" + name + "'");
+            return unknownUser(name);
         }
         if (body == null) {
             return ProblemResponse.badRequest(List.of(new FieldError("body", "is required")));
@@ -123,8 +131,8 @@ public class PriorityResource {
     @GET
     @Path("users/{name}/usage")
     public Response usage(@PathParam("name") String name) {
-        if (store.user(name).isEmpty()) {
-            return ProblemResponse.notFound("unknown user '" + name + "'");
+        if (!Names.isUser(name) || store.user(name).isEmpty()) {
+            return unknownUser(name);
         }
         List<UsageInterval> intervals = store.intervals(name);
         double running = store.runningJobs(name).stream().mapToDouble(JobRun::gpus).sum();
@@ -168,12 +176,18 @@ public class PriorityResource {
         if (body.basePriority() != null && !(Math.abs(body.basePriority()) <= MAX_ABS_BASE_PRIORITY)) {
             errors.add(new FieldError("basePriority", "must be a number between -1e6 and 1e6"));
         }
-        if (body.weight() != null && !(body.weight() > 0 && Double.isFinite(body.weight()))) {
-            errors.add(new FieldError("weight", "must be a finite number > 0"));
+        if (body.weight() != null && !(body.weight() > 0 && body.weight() <= MAX_WEIGHT)) {
+            errors.add(new FieldError("weight", "must be a number > 0 and at most 1e6"));
         }
-        if (body.maxGpus() != null && body.maxGpus() < 0) {
-            errors.add(new FieldError("maxGpus", "must be ≥ 0"));
+        if (body.maxGpus() != null && !(body.maxGpus() >= 0 && body.maxGpus() <= Limits.MAX_GPUS)) {
+            errors.add(new FieldError("maxGpus", "must be between 0 and " + Limits.MAX_GPUS));
         }
+    }
+
+    /** 404; a name that breaks the rule is not echoed back (it may be huge or hold markup). */
+    private static Response unknownUser(String name) {
+        return ProblemResponse.notFound(Names.isUser(name) ? "unknown user '" + name + "'"
+                : "unknown user: no user has such a name");
     }
 
     private Response changed(UserAccount u, int status) {
