@@ -13,6 +13,7 @@ import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
+import io.gantry.events.Limits;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
 import io.gantry.kafka.KafkaBrokerTestResource;
@@ -230,6 +231,24 @@ abstract class AccountingContract {
                 "the start and the completion were applied");
         assertTrue(sample(text, "gantry_priority_recompute_seconds_count", "") > 0, "recomputations are timed");
         assertTrue(sample(text, "gantry_priority_recompute_seconds_sum", "") > 0);
+    }
+
+    /** Every column holds the longest user and job id the event contract allows, on each database. */
+    @Test
+    void theLongestUserAndJobIdTheContractAllowsAreStored() throws Exception {
+        String longest = "u".repeat(Limits.MAX_USER_LENGTH - run.length() - 1) + "-" + run;
+        String jobId = "gantry-jobs/" + "p".repeat(Limits.MAX_JOB_ID_LENGTH - "gantry-jobs/".length() - run.length()) + run;
+        assertEquals(List.of(200, 317), List.of(longest.length(), jobId.length()));
+        Instant t0 = Instant.now().minusSeconds(600);
+        try (TopicProbe probe = new TopicProbe(KafkaBrokerTestResource.broker().bootstrapServers())) {
+            JobSubmitted s = new JobSubmitted(Events.newId(), 1, t0.minusSeconds(5), jobId, longest, "j", null, 1, ONE_GPU,
+                    null, null, 600.0, null);
+            probe.send(Topics.JOBS_SUBMITTED, s.key(), EventCodec.encode(s));
+            send(probe, started(jobId, longest, t0, 1));
+            send(probe, completed(jobId, longest, t0.plusSeconds(300), 300));
+            await("the longest names' stint in the ledger", () -> store.user(longest).isPresent() && intervals(longest) == 1);
+        }
+        given().get("/users/" + longest + "/usage").then().statusCode(200).body("intervals[0].jobId", equalTo(jobId));
     }
 
     @Test
