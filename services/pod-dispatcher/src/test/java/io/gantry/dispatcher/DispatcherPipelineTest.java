@@ -11,6 +11,7 @@ import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
+import io.gantry.events.Limits;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
@@ -39,8 +40,8 @@ class DispatcherPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final double MIB = 1024.0 * 1024.0;
-    /** Far longer than any test: at speedup 1000 it runs for about four months of wall time. */
-    private static final double FOREVER_S = 1e10;
+    /** Far longer than any test: the longest run the contract allows, at speedup 1000 almost nine hours of wall time. */
+    private static final double FOREVER_S = Limits.MAX_DURATION_S;
 
     private static SchedulingDecision decision(String jobId, List<String> nodes, ResourceAmounts perTask, Double durationS) {
         return new SchedulingDecision(Events.newId(), 1, Instant.now(), jobId, "alice", nodes, perTask, durationS,

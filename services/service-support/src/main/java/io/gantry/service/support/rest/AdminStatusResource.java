@@ -1,8 +1,11 @@
 package io.gantry.service.support.rest;
 
 import io.gantry.service.support.EventIntake;
+import io.gantry.service.support.UnusedChannels;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
+import jakarta.enterprise.inject.Instance;
+import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
@@ -10,11 +13,17 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-/** Operators' view of a service's event flow, and pause/resume for channels configured {@code pausable=true}. */
+/**
+ * Operators' view of a service's event flow, and pause/resume for channels configured {@code pausable=true}: 404 for a
+ * channel that is not pausable, 409 with the reason for one the service does not consume in its current mode
+ * ({@link UnusedChannels}).
+ */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
 public class AdminStatusResource {
@@ -22,12 +31,15 @@ public class AdminStatusResource {
     private final EventIntake intake;
     private final ChannelRegistry channels;
     private final String service;
+    private final Instance<UnusedChannels> unused;
 
     public AdminStatusResource(EventIntake intake, ChannelRegistry channels,
-                               @ConfigProperty(name = "quarkus.application.name") String service) {
+                               @ConfigProperty(name = "quarkus.application.name") String service,
+                               Instance<UnusedChannels> unused) {
         this.intake = intake;
         this.channels = channels;
         this.service = service;
+        this.unused = unused;
     }
 
     /** Events consumed, produced, dead-lettered and ignored as duplicates, per channel, and the last event's time. */
@@ -35,6 +47,10 @@ public class AdminStatusResource {
     }
 
     public record ChannelState(String channel, boolean paused) {
+    }
+
+    /** The 409 answer: the channel, whether it is paused, and why it cannot be switched. */
+    public record Refusal(String channel, boolean paused, String reason) {
     }
 
     @GET
@@ -63,6 +79,13 @@ public class AdminStatusResource {
         PausableChannel c = channels.getPausable(channel);
         if (c == null) {
             throw new NotFoundException("channel '" + channel + "' does not exist or is not pausable");
+        }
+        for (UnusedChannels u : unused) {
+            Optional<String> why = u.unusedBecause(channel);
+            if (why.isPresent()) {
+                throw new ClientErrorException(Response.status(Response.Status.CONFLICT).type(MediaType.APPLICATION_JSON)
+                        .entity(new Refusal(channel, c.isPaused(), why.get())).build());
+            }
         }
         return c;
     }
