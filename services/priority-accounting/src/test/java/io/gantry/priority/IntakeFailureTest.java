@@ -15,12 +15,10 @@ import io.gantry.events.Topics;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.priority.messaging.LedgerWriter;
-import io.gantry.priority.persistence.ProcessedEvent;
 import io.gantry.priority.service.AccountingStore;
 import io.gantry.priority.service.PriorityBook;
 import io.gantry.service.support.EventIntake;
 import io.quarkus.arc.ClientProxy;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
@@ -88,7 +86,7 @@ class IntakeFailureTest {
             assertTrue(reason.startsWith("handling failed: IllegalStateException: the ledger cannot take " + poison),
                     reason);
             assertEquals(Topics.JOBS_LIFECYCLE, dead.headers().get("dead-letter-topic"));
-            awaitApplied(next);
+            LedgerWriterTest.awaitProcessed(next);
         }
         given().get("/q/health/ready").then().statusCode(200);
     }
@@ -118,18 +116,8 @@ class IntakeFailureTest {
                     assertTrue(reason.startsWith("invalid event: user: must be 1-200 of letters"), reason);
                 }
             }
-            awaitApplied(next);
+            LedgerWriterTest.awaitProcessed(next);
         }
         given().get("/users").then().statusCode(200).body("name", not(hasItem(hostile)));
-    }
-
-    private static void awaitApplied(JobCompleted e) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(e.eventId()) == null)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + e.jobId() + " to be applied");
-            }
-            Thread.sleep(100);
-        }
     }
 }

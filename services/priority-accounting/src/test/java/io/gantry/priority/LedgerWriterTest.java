@@ -92,7 +92,8 @@ class LedgerWriterTest {
                 "the refused event left nothing behind");
     }
 
-    private static void awaitProcessed(JobCompleted e) throws InterruptedException {
+    /** Waits until {@code e} is recorded as processed in the database: it was applied. */
+    static void awaitProcessed(JobCompleted e) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (QuarkusTransaction.requiringNew().call(() -> ProcessedEvent.findById(e.eventId()) == null)) {
             if (System.nanoTime() > deadline) {
