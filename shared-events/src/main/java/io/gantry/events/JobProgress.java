@@ -22,6 +22,6 @@ public record JobProgress(
         v.jobId("jobId", jobId);
         v.userIfPresent("user", user);
         v.between("progress", progress, 0.0, 1.0);
-        v.atLeastIfPresent("epoch", epoch, 0);
+        v.withinIfPresent("epoch", epoch, 0, Limits.MAX_EPOCHS);
     }
 }

@@ -80,13 +80,6 @@ public final class Violations {
         }
     }
 
-    /** Optional value: checked only when present. */
-    public void atLeastIfPresent(String field, Number value, long min) {
-        if (value != null && value.doubleValue() < min) {
-            add(field, "must be at least " + min + ", was " + value);
-        }
-    }
-
     /** {@code min} ≤ value ≤ {@code max}, the bound broken named with the value. */
     public void within(String field, long value, long min, long max) {
         if (value < min) {

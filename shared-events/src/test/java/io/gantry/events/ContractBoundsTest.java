@@ -59,6 +59,7 @@ class ContractBoundsTest {
             rejected(t, n -> n.put("epochs", 100_001), "epochs", "must be at most 100000, was 100001");
             rejected(t, n -> n.put("epochs", 0), "epochs", "must be at least 1, was 0");
         }
+        rejected(JobProgress.class, n -> n.put("epoch", 100_001), "epoch", "must be at most 100000, was 100001");
         rejected(JobSubmitted.class, n -> ((ObjectNode) n.get("tuning")).put("maxBatchSize", 16_777_217),
                 "tuning.maxBatchSize", "must be at most 16777216, was 16777217");
         rejected(JobSubmitted.class, n -> ((ObjectNode) n.get("tuning")).put("minBatchSize", 0),
