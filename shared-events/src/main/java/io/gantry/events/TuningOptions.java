@@ -1,7 +1,8 @@
 package io.gantry.events;
 
 /**
- * What the submitter allows the tuner to change. Null bounds mean "no bound from the user".
+ * What the submitter allows the tuner to change. Null bounds mean "no bound from the user". Batch bounds are 1 to
+ * {@link Limits#MAX_BATCH_SIZE}, {@code maxGpus} 0 to {@link Limits#MAX_GPUS}.
  *
  * @param enabled false means "do not tune": the job passes through exactly as submitted
  */
