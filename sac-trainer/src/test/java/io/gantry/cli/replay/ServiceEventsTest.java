@@ -36,7 +36,7 @@ class ServiceEventsTest {
         assertEquals("restarts 1", events.status());
         assertEquals(List.of(), events.poll(), "each line once");
 
-        append(file, "11:26:01 kafka-broker exited (code 1); not restarted: restarted 3 times already (--max-restarts 3)\n");
+        append(file, "11:26:01 kafka-broker exited (code 1); not restarted: --max-restarts 3 reached\n");
         assertEquals(1, events.poll().size());
         assertEquals(1, events.restarts(), "a death without a restart is no restart");
         assertEquals("restarts 1  down kafka-broker", events.status());
