@@ -6,11 +6,11 @@
 # spent, per job: unlike jobs/s, that figure holds when other programs share the machine.
 # `--cpu` runs only the warm-up and the fixed-rate phase, for a quick CPU-per-job reading.
 
-rss_sampler() { # rss_sampler OUTFILE: peak summed RSS (KiB) of every Gantry process, sampled every 0.5 s
+rss_sampler() { # rss_sampler OUTFILE: peak summed RSS (KiB) of every Gantry process and the load generator, every 0.5 s
   local out=$1 peak=0
   while true; do
     local sum=0
-    for p in "${PIDS[@]}"; do
+    for p in $(system_pids) "${PIDS[@]}"; do
       local r
       r=$(awk '/VmRSS/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
       sum=$((sum + ${r:-0}))
@@ -20,11 +20,14 @@ rss_sampler() { # rss_sampler OUTFILE: peak summed RSS (KiB) of every Gantry pro
   done
 }
 
+system_pids() { cat "$RUN"/pids/* 2>/dev/null || true; } # the java processes of the broker and the services
+
 cpu_snapshot() { # cpu_snapshot OUTFILE: "name ticks" (utime + stime, all threads) of the broker and each service
   : >"$1"
-  local i
-  for i in "${!SYSTEM_PIDS[@]}"; do
-    echo "${SYSTEM_NAMES[$i]} $(awk '{print $14 + $15}' "/proc/${SYSTEM_PIDS[$i]}/stat" 2>/dev/null || echo 0)" >>"$1"
+  local name pid
+  for name in kafka-broker "${SERVICE_NAMES[@]}"; do
+    pid=$(cat "$RUN/pids/$name" 2>/dev/null || echo 0)
+    echo "$name $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)" >>"$1"
   done
 }
 
@@ -80,13 +83,11 @@ bench_pipeline() {
   rm -f "$out"/cpu_* "$out"/throughput.json "$out"/latency.json
   mkdir -p "$out"
   trap stop_all EXIT INT TERM
+  # A restarted process would spoil the CPU and latency figures: a death stops the measurement instead.
+  MAX_RESTARTS=0
   local t0=$SECONDS
   GANTRY_SCHEDULER_POLICY="$policy" start_system "$nodes" "$speedup"
   local ready_s=$((SECONDS - t0))
-  # The broker and the five services: the first six processes started.
-  SYSTEM_PIDS=("${PIDS[@]:0:6}")
-  SYSTEM_NAMES=(kafka-broker)
-  while read -r name _ _; do SYSTEM_NAMES+=("$name"); done <"$RUN/pids"
   rss_sampler "$out/peak_rss_kib" &
   local sampler=$!
   # Each phase replays its own slice of the Philly trace, so no job id repeats across phases.

@@ -68,28 +68,33 @@ public final class ReplayCommand implements GantryCli.Command {
                 o.file(), o.speedup(), trace.badRows().size());
 
         LifecycleTally tally = new LifecycleTally(o.speedup());
+        ServiceEvents events = o.serviceEvents() != null ? ServiceEvents.following(o.serviceEvents()) : ServiceEvents.none();
         AtomicBoolean stop = new AtomicBoolean();
         Instant started = Instant.now();
-        Thread printer = new Thread(() -> printSummary(o, tally, started), "replay-summary");
+        ProgressLine progress = new ProgressLine(tally, jobs.size(), started, events, System.err);
+        // Stopped (Ctrl-C, or ./gantry up stopping the run): the last news and line, then the summary as it stands.
+        Thread printer = new Thread(() -> {
+            progress.close();
+            printSummary(o, tally, events, started);
+        }, "replay-summary");
         Runtime.getRuntime().addShutdownHook(printer);
         try (KafkaConsumer<String, String> lifecycle = lifecycleConsumer(o.bootstrap());
              KafkaProducer<String, String> producer = producer(o.bootstrap())) {
             Thread follower = new Thread(() -> follow(lifecycle, tally, stop), "lifecycle-follower");
             follower.setDaemon(true);
             follower.start();
+            progress.start();
             submit(jobs, o, producer, tally);
             long deadline = System.nanoTime() + (long) Math.min(o.timeoutS() * 1e9, Long.MAX_VALUE / 2);
             while (!(o.exitWhenDone() && tally.allDone()) && System.nanoTime() < deadline) {
-                progress(tally.snapshot(), jobs.size(), started);
-                Thread.sleep(250);
+                Thread.sleep(100);
             }
-            progress(tally.snapshot(), jobs.size(), started);
-            System.err.println();
+            progress.close();
             stop.set(true);
             follower.join(5_000);
         }
         Runtime.getRuntime().removeShutdownHook(printer);
-        printSummary(o, tally, started);
+        printSummary(o, tally, events, started);
         return tally.allDone() ? 0 : 1;
     }
 
@@ -98,7 +103,6 @@ public final class ReplayCommand implements GantryCli.Command {
                                LifecycleTally tally) throws InterruptedException {
         double t0 = jobs.get(0).submitTime();
         long wallStart = System.nanoTime();
-        Instant began = Instant.now();
         for (int i = 0; i < jobs.size(); i++) {
             JobRequest j = jobs.get(i);
             double dueS = o.rate() > 0 ? i / o.rate() : o.rate() == 0 ? 0 : (j.submitTime() - t0) / o.speedup();
@@ -109,9 +113,6 @@ public final class ReplayCommand implements GantryCli.Command {
             JobSubmitted e = toEvent(j);
             tally.submitted(e.jobId());
             producer.send(new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e)));
-            if (i % 50 == 0) {
-                progress(tally.snapshot(), jobs.size(), began);
-            }
         }
         producer.flush();
     }
@@ -133,14 +134,7 @@ public final class ReplayCommand implements GantryCli.Command {
         }
     }
 
-    private static void progress(LifecycleTally.Snapshot s, int total, Instant since) {
-        double wall = Duration.between(since, Instant.now()).toMillis() / 1000.0;
-        System.err.printf(Locale.ROOT, "\r[%6.1fs] submitted %d/%d  running %d  completed %d  failed %d  rejected %d  "
-                        + "pending %d  preempted %d  dup %d   ", wall, s.submitted(), total, s.running(), s.completed(),
-                s.failed(), s.rejected(), s.pending(), s.preempted(), s.duplicates());
-    }
-
-    private static void printSummary(ReplayOptions o, LifecycleTally tally, Instant started) {
+    private static void printSummary(ReplayOptions o, LifecycleTally tally, ServiceEvents events, Instant started) {
         LifecycleTally.Snapshot s = tally.snapshot();
         double wall = Duration.between(started, Instant.now()).toMillis() / 1000.0;
         Map<String, Object> summary = new LinkedHashMap<>();
@@ -157,6 +151,9 @@ public final class ReplayCommand implements GantryCli.Command {
         summary.put("speedup", o.speedup());
         summary.put("wall_s", wall);
         summary.put("jobs_per_s", wall > 0 ? s.finished() / wall : 0);
+        if (events.enabled()) {
+            summary.put("service_restarts", events.restarts());
+        }
         try {
             String json = EventCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary);
             System.out.println(json);

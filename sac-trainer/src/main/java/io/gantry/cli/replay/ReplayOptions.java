@@ -12,15 +12,18 @@ import java.nio.file.Path;
 
 /** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
 record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, double speedup, double rate,
-                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape) {
+                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape, Path serviceEvents) {
 
     static final String USAGE = """
             usage: gantry replay [--bootstrap HOST:PORT] [--trace openb|philly|pollux|pai2020] [--trace-file PATH]
                                  [--skip N] [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
-                                 [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB]
+                                 [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB] [--service-events FILE]
               --skip N      leave out the first N jobs (in arrival order), e.g. to replay a later slice
               --speedup X   trace seconds per wall-clock second (arrivals and the simulated cluster alike)
               --rate R      ignore the trace's arrival times and submit R jobs per second (0 = as fast as possible)
+              --service-events FILE
+                            show the lines a supervisor appends to FILE ("<time> <process> <what happened>", as
+                            ./gantry up writes them) above the progress line, with the restarts counted in it
             """;
 
     static ReplayOptions parse(String[] args) {
@@ -35,6 +38,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         Path summary = null;
         double timeoutS = Double.POSITIVE_INFINITY;
         NodeShape shape = NodeShape.ALIBABA_G2;
+        Path serviceEvents = null;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -56,12 +60,13 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 case "--summary" -> summary = Path.of(v);
                 case "--timeout-s" -> timeoutS = positive(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);
+                case "--service-events" -> serviceEvents = Path.of(v);
                 default -> throw new IllegalArgumentException(flag + ": unknown flag");
             }
         }
         traceFile = FlagValues.traceFile(trace, traceFile);
         return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
-                shape);
+                shape, serviceEvents);
     }
 
     /** The trace file, resolved and checked by {@link #parse}. */
