@@ -99,7 +99,15 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
         if (event == null) {
             return m.ack();
         }
-        return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
+        // A change the state refuses (e.g. a job id already taken) is this event's failure: dead-lettered, never a
+        // stopped channel.
+        return loop.apply(state -> change.test(state, event))
+                .handle((x, failure) -> failure == null ? m.ack() : m.nack(rootCause(failure)))
+                .thenCompose(done -> done);
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
     @Override
