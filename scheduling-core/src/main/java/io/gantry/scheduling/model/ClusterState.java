@@ -61,6 +61,15 @@ public final class ClusterState {
         node(node).allocate(r);
     }
 
+    /**
+     * Records {@code r} as allocated on a node even beyond what is free: an allocation that already exists on the
+     * cluster (restored after a restart), which a placement must never be refused for. Use {@link #allocate} for
+     * new placements.
+     */
+    public void hold(String node, Resources r) {
+        node(node).hold(r);
+    }
+
     public void release(String node, Resources r) {
         node(node).release(r);
     }

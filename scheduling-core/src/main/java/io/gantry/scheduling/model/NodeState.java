@@ -1,6 +1,9 @@
 package io.gantry.scheduling.model;
 
-/** One node's capacity and what is allocated on it. Never over-allocated: {@link #allocate} refuses. */
+/**
+ * One node's capacity and what is allocated on it. Never over-allocated by a placement: {@link #allocate} refuses.
+ * Only {@link #hold} may exceed the capacity, for allocations that already exist on a real cluster.
+ */
 public final class NodeState {
 
     private final String name;
@@ -57,6 +60,15 @@ public final class NodeState {
         if (!fits(r)) {
             throw new IllegalStateException("node " + name + " cannot hold " + r + ", free " + free());
         }
+        allocated = allocated.plus(r);
+        runningTasks++;
+    }
+
+    /**
+     * Records {@code r} as allocated without the fit check: what the cluster already runs, learned after a restart,
+     * is a fact, not a request. A node held beyond its capacity has nothing free until enough is released.
+     */
+    void hold(Resources r) {
         allocated = allocated.plus(r);
         runningTasks++;
     }

@@ -39,4 +39,19 @@ class ClusterStateTest {
         assertThrows(IllegalStateException.class, () -> cluster.allocate("a", TASK));
         assertEquals(1, cluster.node("a").runningTasks());
     }
+
+    @Test
+    void anAllocationHeldBeyondCapacityLeavesNothingFreeUntilEnoughIsReleased() {
+        ClusterState cluster = new ClusterState(List.of(new NodeSpec("a", Resources.ofGpus(1, 96, 384))));
+        cluster.allocate("a", TASK);
+        cluster.hold("a", TASK);
+        assertEquals(TASK.times(2), cluster.node("a").allocated());
+        assertEquals(Resources.ZERO.gpuMilli(), cluster.node("a").free().gpuMilli(), "over-held: no GPU free, not -1");
+        assertFalse(cluster.node("a").fits(TASK));
+        cluster.release("a", TASK);
+        assertThrows(IllegalStateException.class, () -> cluster.allocate("a", TASK), "still full after one release");
+        cluster.release("a", TASK);
+        cluster.allocate("a", TASK);
+        assertEquals(1, cluster.node("a").runningTasks());
+    }
 }

@@ -194,16 +194,26 @@ class DispatcherPipelineTest {
     }
 
     @Test
-    void aRestartResumesFromTheLifecycleTopic() {
+    void aRestartResumesFromTheTopicsAndTheJobsThatWereRunningRunOn() {
         try (TopicProbe probe = probe()) {
-            // orphan-1 was running when the previous run stopped: its in-memory pod is gone, and it says so.
-            List<LifecycleEvent> orphan = lifecycleOf(probe, "orphan-1", 2);
-            JobFailed lost = assertInstanceOf(JobFailed.class, orphan.get(1));
-            assertTrue(lost.reason().contains("pod-dispatcher restarted"), lost.reason());
-            assertEquals(List.of("sim-node-02"), lost.nodes());
-            assertEquals("bob", lost.user());
+            // ended-while-down-1's 30 s ended an hour ago, while no dispatcher ran: completed, at the time it ended.
+            JobCompleted whileDown = assertInstanceOf(JobCompleted.class,
+                    lifecycleOf(probe, "ended-while-down-1", 2).get(1));
+            assertEquals(30.0, whileDown.runtimeS());
+            assertEquals(PriorLifecycleResource.LONG_AGO.plusMillis(30), whileDown.occurredAt());
 
-            // Decisions for jobs dispatched before the restart bind nothing.
+            // orphan-1 runs on, on its node, for the rest of its run, then completes: nothing lost, nothing failed.
+            JsonPath nodes = given().get("/simulated-cluster/nodes").then().statusCode(200).extract().jsonPath();
+            assertEquals(1000, nodes.getInt("nodes.find { it.name == 'sim-node-02' }.allocated.gpuMilli"),
+                    "orphan-1 holds its GPU again");
+            JobCompleted orphan = assertInstanceOf(JobCompleted.class, probe.await(Topics.JOBS_LIFECYCLE, 2,
+                    Duration.ofSeconds(90), r -> r.key().equals("orphan-1")).stream()
+                    .map(r -> EventCodec.decode(r.value(), LifecycleEvent.class)).toList().get(1));
+            assertEquals(PriorLifecycleResource.ORPHAN_DURATION_S, orphan.runtimeS());
+            assertEquals(List.of("sim-node-02"), orphan.nodes());
+            assertEquals("bob", orphan.user());
+
+            // Decisions for stints dispatched before the restart bind nothing; a new one does.
             probe.send(Topics.SCHEDULING_DECISIONS, "done-1", EventCodec.encode(
                     decision("done-1", List.of("sim-node-02"), PriorLifecycleResource.PER_TASK, 30.0)));
             probe.send(Topics.SCHEDULING_DECISIONS, "orphan-1", EventCodec.encode(
@@ -214,7 +224,9 @@ class DispatcherPipelineTest {
             List<TopicProbe.Seen> all = probe.readAll(Topics.JOBS_LIFECYCLE);
             assertEquals(2, all.stream().filter(r -> r.key().equals("done-1")).count(), "done-1: only its old events");
             assertEquals(2, all.stream().filter(r -> r.key().equals("orphan-1")).count(),
-                    "orphan-1: its old start and the failure");
+                    "orphan-1: its old start and its completion");
+            assertTrue(all.stream().noneMatch(r -> r.value().contains("\"JobFailed\"")
+                    && (r.key().equals("orphan-1") || r.key().equals("ended-while-down-1"))), "no job failed of the restart");
         }
     }
 

@@ -1,30 +1,26 @@
 package io.gantry.dispatcher.messaging;
 
-import io.gantry.events.EventCodec;
-import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
+import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
+import io.gantry.service.support.TopicHistory;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Reads {@code gantry.jobs.lifecycle} from the beginning to its current end, outside any consumer group, so a
- * restarted dispatcher knows which jobs, and which stints of them, were already dispatched. Unreadable records are
- * skipped: they belong to whoever wrote them, and their dead letters are that consumer's business.
+ * restarted dispatcher knows which jobs, and which stints of them, were already dispatched; then reads
+ * {@code gantry.scheduling.decisions} for the decisions of the stints still running, whose run the cluster picks up
+ * again. Unreadable records are skipped: they belong to whoever wrote them, and their dead letters are that
+ * consumer's business.
  */
 @ApplicationScoped
 public class LifecycleHistoryReader {
@@ -43,9 +39,11 @@ public class LifecycleHistoryReader {
      * @param stillRunning jobs whose last stint started and has not ended: their last word is {@link JobStarted}
      *        (or a non-terminal event other than {@link JobPreempted} after it)
      * @param endedJobIds jobs with a terminal event (completed, failed, rejected)
+     * @param runningDecisions the decision of each still-running stint, by job id, where the decisions topic still
+     *        holds it
      */
     public record History(Map<String, Integer> highestAttempts, Map<String, JobStarted> stillRunning,
-                          Set<String> endedJobIds) {
+                          Set<String> endedJobIds, Map<String, SchedulingDecision> runningDecisions) {
 
         /** Every job with any lifecycle event. */
         public Set<String> seenJobIds() {
@@ -57,6 +55,7 @@ public class LifecycleHistoryReader {
             private final Map<String, Integer> highestAttempts = new HashMap<>();
             private final Map<String, JobStarted> stillRunning = new LinkedHashMap<>();
             private final Set<String> ended = new HashSet<>();
+            private final Map<String, SchedulingDecision> runningDecisions = new HashMap<>();
 
             public Builder add(LifecycleEvent e) {
                 int attempt = e instanceof JobStarted s ? s.attempt() : e instanceof JobPreempted p ? p.attempt() : 1;
@@ -74,42 +73,26 @@ public class LifecycleHistoryReader {
                 return this;
             }
 
+            /** Keeps {@code d} if it decided a stint that is still running (call after every lifecycle event). */
+            public Builder addDecision(SchedulingDecision d) {
+                JobStarted s = stillRunning.get(d.jobId());
+                if (s != null && s.attempt() == d.attempt()) {
+                    runningDecisions.putIfAbsent(d.jobId(), d);
+                }
+                return this;
+            }
+
             public History build() {
-                return new History(highestAttempts, stillRunning, ended);
+                return new History(highestAttempts, stillRunning, ended, runningDecisions);
             }
         }
     }
 
     public History read() {
-        Map<String, Object> c = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         History.Builder history = new History.Builder();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
-            List<TopicPartition> parts = consumer.partitionsFor(Topics.JOBS_LIFECYCLE, READ_TIMEOUT).stream()
-                    .map(p -> new TopicPartition(Topics.JOBS_LIFECYCLE, p.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts, READ_TIMEOUT);
-            long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
-            while (parts.stream().anyMatch(p -> consumer.position(p, READ_TIMEOUT) < end.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + Topics.JOBS_LIFECYCLE + " to its end within "
-                            + READ_TIMEOUT);
-                }
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    LifecycleEvent e;
-                    try {
-                        e = EventCodec.decode(r.value(), LifecycleEvent.class);
-                    } catch (InvalidEventException bad) {
-                        continue;
-                    }
-                    history.add(e);
-                }
-            }
-        }
+        TopicHistory.forEach(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT, history::add);
+        TopicHistory.forEach(bootstrap, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT,
+                history::addDecision);
         return history.build();
     }
 }

@@ -8,9 +8,9 @@ import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
-import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
+import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
@@ -21,13 +21,16 @@ import io.gantry.scheduling.model.Resources;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -48,8 +51,8 @@ import org.jboss.logging.Logger;
  * resources released, and each stint is reported {@link JobPreempted} with how long it ran, so the scheduler can
  * queue the job again with the rest of its run as a later attempt.
  *
- * <p>State lives in memory only: after a restart the simulated cluster is empty ({@link #resume} marks the stints
- * it ran before as decided, and the jobs that were running as failed).
+ * <p>State lives in memory, yet pods outlive a restart of the dispatcher, as on a real cluster: {@link #resume} takes
+ * the stints still running on the lifecycle topic back onto their nodes with the rest of their run.
  */
 // Created at startup by DispatcherRecovery (through ClusterSelection) when it is the selected cluster, so the
 // simulated clock and the exposition run from startup; never created in Kubernetes mode.
@@ -58,8 +61,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SimulatedCluster implements ClusterBackend {
 
-    static final String LOST_REASON = "lost: pod-dispatcher restarted while the job ran on the simulated cluster, "
-            + "which keeps pods in memory only";
+    static final String RESTORE_OVERLAP_REASON = "stopped when pod-dispatcher restarted: a later start holds its "
+            + "room (its preemption was under way when the dispatcher stopped)";
 
     private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
     /** Job ids remembered for "never bound twice"; far more than any replay keeps in flight. */
@@ -127,10 +130,7 @@ public class SimulatedCluster implements ClusterBackend {
         }
         ResourceAmounts p = decision.perTask();
         Resources perTask = new Resources(p.gpuMilli(), p.cpuMilli(), p.memoryMib());
-        Map<String, Integer> tasksPerNode = new LinkedHashMap<>();
-        for (String node : decision.nodes()) {
-            tasksPerNode.merge(node, 1, Integer::sum);
-        }
+        Map<String, Integer> tasksPerNode = tasksPerNode(decision.nodes());
         for (Map.Entry<String, Integer> e : tasksPerNode.entrySet()) {
             if (!state.hasNode(e.getKey())) {
                 return new BindOutcome.Refused("unknown_node", "node " + e.getKey() + " is not in the simulated cluster");
@@ -236,25 +236,81 @@ public class SimulatedCluster implements ClusterBackend {
     }
 
     /**
-     * The stints on the lifecycle topic count as decided; the jobs still running in the previous run are reported
-     * failed, since their in-memory pods are gone.
+     * Picks up after a restart as a real cluster would: its pods did not stop because the dispatcher did. Every stint
+     * on the lifecycle topic counts as decided. Each stint still running there runs on: the simulated time since its
+     * start (the downtime included) counts as run, and what is left of its duration is timed again; one whose duration
+     * has passed is reported completed at the moment it ended. Stints are taken back newest start first, and one
+     * that no longer fits its nodes is reported preempted (a stop whose {@code JobPreempted} was lost in the crash
+     * while the start that took its room was written): the later start wins, as the scheduler only places into room
+     * it believes free.
      */
     @Override
     public void resume(LifecycleHistoryReader.History history, JobEvents events) {
         markDecided(history);
-        for (JobStarted lost : history.stillRunning().values()) {
-            events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), lost.jobId(),
-                    lost.user(), lost.nodes(), lost.perTask(), LOST_REASON, false), "lost_in_restart");
+        List<JobStarted> newestFirst = new ArrayList<>(history.stillRunning().values());
+        newestFirst.sort(Comparator.comparing(JobStarted::occurredAt).reversed());
+        Map<String, Integer> outcomes = new TreeMap<>();
+        for (JobStarted stint : newestFirst) {
+            SchedulingDecision d = history.runningDecisions().get(stint.jobId());
+            double durationS = d != null && d.durationS() != null ? d.durationS() : config.defaultDurationS();
+            LifecycleEvent ended = takeBack(stint, d, durationS, events);
+            String outcome = ended == null ? "running" : ended instanceof JobCompleted ? "completed while down"
+                    : "preempted by a later start";
+            outcomes.merge(outcome, 1, Integer::sum);
+            if (ended != null) {
+                events.report(ended, null);
+            }
         }
-        LOG.infof("resumed from the lifecycle topic: %d job(s) already dispatched, %d lost in the restart",
-                history.seenJobIds().size(), history.stillRunning().size());
+        LOG.infof("resumed from the topics: %d job(s) dispatched before, %d stint(s) still running: %s",
+                history.seenJobIds().size(), newestFirst.size(), outcomes);
+    }
+
+    /** Puts a stint that ran before the restart back on its nodes; what to announce when it cannot run on. */
+    private synchronized LifecycleEvent takeBack(JobStarted stint, SchedulingDecision decision, double durationS,
+                                                 JobEvents events) {
+        double ranS = Math.max(0, Duration.between(stint.occurredAt(), Instant.now()).toNanos() / 1e9 * clock.speedup());
+        if (ranS >= durationS) {
+            Instant endedAt = stint.occurredAt().plusNanos(clock.wallNanosFor(durationS));
+            return new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, endedAt, stint.jobId(), stint.user(),
+                    stint.nodes(), stint.perTask(), stint.submittedAt(), durationS);
+        }
+        Resources perTask = new Resources(stint.perTask().gpuMilli(), stint.perTask().cpuMilli(),
+                stint.perTask().memoryMib());
+        Map<String, Integer> tasksPerNode = tasksPerNode(stint.nodes());
+        boolean fits = tasksPerNode.entrySet().stream().allMatch(e -> state.hasNode(e.getKey())
+                && state.node(e.getKey()).fits(perTask.times(e.getValue())));
+        if (!fits) {
+            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), stint.jobId(),
+                    stint.user(), stint.nodes(), stint.perTask(), RESTORE_OVERLAP_REASON, stint.attempt(), ranS);
+        }
+        double now = clock.nowEpochSeconds();
+        tasksPerNode.keySet().forEach(n -> idleByNode.get(n).advanceTo(now, state.node(n).allocated()));
+        stint.nodes().forEach(n -> state.allocate(n, perTask));
+        SchedulingDecision asDecided = decision != null ? decision : decisionOf(stint, durationS);
+        RunningJob job = new RunningJob(asDecided, stint.nodes(), perTask, durationS, now - ranS, null);
+        ScheduledFuture<?> timer = timers.schedule(() -> complete(job, events), clock.wallNanosFor(durationS - ranS),
+                TimeUnit.NANOSECONDS);
+        running.put(job.jobId(), job.withCompletion(timer));
+        return null;
+    }
+
+    /** The decision a stint was started by, as far as its JobStarted tells, when the decisions topic lost it. */
+    private static SchedulingDecision decisionOf(JobStarted s, double durationS) {
+        return new SchedulingDecision(s.eventId(), GantryEvent.SCHEMA_VERSION, s.occurredAt(), s.jobId(), s.user(),
+                s.nodes(), s.perTask(), durationS, s.submittedAt(), "unknown", s.policyVersion(), s.attempt(), List.of());
+    }
+
+    private static Map<String, Integer> tasksPerNode(List<String> nodes) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (String node : nodes) {
+            out.merge(node, 1, Integer::sum);
+        }
+        return out;
     }
 
     private synchronized void markDecided(LifecycleHistoryReader.History history) {
         history.highestAttempts().forEach((jobId, attempt) -> decidedAttempts.merge(jobId, attempt, Math::max));
         history.endedJobIds().forEach(jobId -> decidedAttempts.put(jobId, EVERY_ATTEMPT));
-        // Reported failed by resume: ended for good like the others.
-        history.stillRunning().keySet().forEach(jobId -> decidedAttempts.put(jobId, EVERY_ATTEMPT));
     }
 
     /** Ends the stint and releases its resources; false when it is not running (completed or preempted before). */

@@ -10,7 +10,6 @@ import io.gantry.dispatcher.config.SimulatedClusterConfig;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
-import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
@@ -128,27 +127,65 @@ class SimulatedClusterTest {
     }
 
     @Test
-    void resumingMarksEachJobsHighestAttemptDecidedAndEndedJobsEveryAttempt() {
+    void resumingMarksEachJobsHighestAttemptDecidedAndEndedJobsEveryAttempt() throws InterruptedException {
         LifecycleHistoryReader.History history = new LifecycleHistoryReader.History.Builder()
                 .add(started("twice-1", 1)).add(preempted("twice-1", 1))
                 .add(started("twice-1", 2)).add(preempted("twice-1", 2))
                 .add(started("done-1", 1))
                 .add(new JobCompleted(Events.newId(), 1, Instant.now(), "done-1", "bob", List.of("sim-node-01"),
                         ALL_GPUS, SUBMITTED, 30.0))
-                .add(started("lost-1", 1)).add(preempted("lost-1", 1)).add(started("lost-1", 2))
+                .add(started("running-1", 1)).add(preempted("running-1", 1)).add(started("running-1", 2))
+                .addDecision(decision("running-1", 2, 2000))
                 .build();
-        assertEquals(Set.of("lost-1"), history.stillRunning().keySet());
-        assertEquals(2, history.stillRunning().get("lost-1").attempt());
+        assertEquals(Set.of("running-1"), history.stillRunning().keySet());
+        assertEquals(2, history.stillRunning().get("running-1").attempt());
 
         cluster.resume(history, events);
 
-        JobFailed lost = assertInstanceOf(JobFailed.class, only("lost-1"));
-        assertEquals(SimulatedCluster.LOST_REASON, lost.reason());
-        assertEquals(1, reported.size(), reported.toString());
+        assertEquals(List.of(), reported, "the stint still running runs on: nothing to announce yet");
+        assertEquals(1, cluster.runningJobs());
         assertInstanceOf(BindOutcome.AlreadyDecided.class, cluster.bind(decision("twice-1", 2, 60)));
         assertInstanceOf(BindOutcome.AlreadyDecided.class, cluster.bind(decision("done-1", 5, 60)));
-        assertInstanceOf(BindOutcome.AlreadyDecided.class, cluster.bind(decision("lost-1", 3, 60)));
-        assertInstanceOf(BindOutcome.Bound.class, cluster.bind(decision("twice-1", 3, 60)));
+        assertInstanceOf(BindOutcome.AlreadyDecided.class, cluster.bind(decision("running-1", 2, 60)));
+        assertInstanceOf(BindOutcome.Refused.class, cluster.bind(decision("twice-1", 3, 60)),
+                "running-1 holds the node's 8 GPUs again");
+        JobCompleted done = assertInstanceOf(JobCompleted.class, await("running-1", 1).get(0));
+        assertEquals(2000.0, done.runtimeS(), "its whole decided run, the part before the restart included");
+        assertEquals(0, cluster.runningJobs());
+    }
+
+    @Test
+    void aStintWhoseRunEndedWhileNoDispatcherRanCompletesAtTheMomentItEnded() {
+        Instant longAgo = Instant.now().minusSeconds(60);
+        JobStarted start = new JobStarted(Events.newId(), 1, longAgo, "old-1", "bob", List.of("sim-node-01"), ALL_GPUS,
+                SUBMITTED, "v1", 1);
+        cluster.resume(new LifecycleHistoryReader.History.Builder().add(start).build(), events);
+        JobCompleted done = assertInstanceOf(JobCompleted.class, only("old-1"));
+        assertEquals(3600.0, done.runtimeS(), "without its decision on the topic: the default duration");
+        assertEquals(longAgo.plusNanos(360_000_000), done.occurredAt(), "3,600 s at 10,000x: 0.36 s after its start");
+        assertEquals(0, cluster.runningJobs());
+    }
+
+    /**
+     * A crash between a stop's JobPreempted (lost) and the start that took its room (written): both stints look
+     * running. The later start wins; the older one is announced preempted with what it ran.
+     */
+    @Test
+    void twoStintsThatNoLongerFitTogetherKeepTheLaterStartAndStopTheOlder() {
+        Instant now = Instant.now();
+        JobStarted victim = new JobStarted(Events.newId(), 1, now.minusMillis(100), "victim-1", "bob",
+                List.of("sim-node-01"), ALL_GPUS, SUBMITTED, "v1", 1);
+        JobStarted urgent = new JobStarted(Events.newId(), 1, now.minusMillis(50), "urgent-1", "bob",
+                List.of("sim-node-01"), ALL_GPUS, SUBMITTED, "v1", 1);
+        cluster.resume(new LifecycleHistoryReader.History.Builder().add(victim).add(urgent)
+                .addDecision(decision("victim-1", 1, 50_000)).addDecision(decision("urgent-1", 1, 50_000)).build(), events);
+        JobPreempted stopped = assertInstanceOf(JobPreempted.class, only("victim-1"));
+        assertEquals(1, stopped.attempt());
+        assertTrue(stopped.ranS() >= 1000 && stopped.ranS() < 50_000, "about 0.1 s at 10,000x: " + stopped.ranS());
+        assertEquals(1, reported.size(), reported.toString());
+        assertEquals(1, cluster.runningJobs(), "urgent-1 runs on");
+        assertInstanceOf(BindOutcome.Refused.class, cluster.bind(decision("victim-1", 2, 60)),
+                "urgent-1 holds the whole node");
     }
 
     private static JobStarted started(String jobId, int attempt) {

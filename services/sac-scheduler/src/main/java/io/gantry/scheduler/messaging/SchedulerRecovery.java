@@ -4,6 +4,9 @@ import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
+import io.gantry.scheduler.config.SchedulerConfig;
+import io.gantry.scheduler.service.JobClock;
+import io.gantry.scheduler.service.RestorePlan;
 import io.gantry.scheduler.service.SchedulerLoop;
 import io.gantry.service.support.TopicHistory;
 import io.quarkus.runtime.StartupEvent;
@@ -18,9 +21,10 @@ import org.jboss.logging.Logger;
 /**
  * Rebuilds the queue after a restart. The scheduler keeps its queue in memory and commits a tuned job's offset
  * once the job is queued, so without this a restart would forget every job queued but not yet decided. The
- * {@code tuned} and {@code lifecycle} channels start paused; this replays the three topics that define the
- * state (jobs tuned, decisions made, jobs ended) into the scheduler, then lets the channels flow. Events the
- * channels then redeliver are recognised by job id and change nothing.
+ * {@code tuned} and {@code lifecycle} channels start paused; this reads the three topics that define the state
+ * (jobs tuned, decisions made, lifecycle), folds them per job ({@link RestorePlan}, which also settles and logs any
+ * disagreement between them), hands the result to the scheduler, then lets the channels flow. Events the channels
+ * then redeliver are recognised by job id and attempt and change nothing.
  */
 @ApplicationScoped
 public class SchedulerRecovery {
@@ -31,12 +35,14 @@ public class SchedulerRecovery {
     private final SchedulerLoop loop;
     private final ChannelRegistry channels;
     private final String bootstrap;
+    private final JobClock clock;
 
-    public SchedulerRecovery(SchedulerLoop loop, ChannelRegistry channels,
+    public SchedulerRecovery(SchedulerLoop loop, ChannelRegistry channels, SchedulerConfig config,
                              @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
         this.loop = loop;
         this.channels = channels;
         this.bootstrap = bootstrap;
+        this.clock = new JobClock(config.timeScale());
     }
 
     void recover(@Observes StartupEvent ev) {
@@ -46,14 +52,14 @@ public class SchedulerRecovery {
                 TopicHistory.read(bootstrap, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT);
         List<LifecycleEvent> lifecycle =
                 TopicHistory.read(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT);
-        // Per job, tuned precedes its decision and its decision precedes its end, so applying the topics in
-        // this order reproduces each job's latest state.
+        RestorePlan plan = RestorePlan.fold(tuned, decided, lifecycle, clock);
+        plan.disagreements().forEach(d -> LOG.warnf("restore: the topics disagree; %s", d));
         loop.apply(state -> {
-            tuned.forEach(state::enqueue);
-            decided.forEach(state::restoreDecision);
-            lifecycle.forEach(state::onLifecycle);
-            LOG.infof("recovered from the topics in %d ms: %d jobs pending, %d holding resources",
-                    (System.nanoTime() - start) / 1_000_000, state.pendingCount(), state.runningCount());
+            state.restore(plan);
+            LOG.infof("recovered from the topics in %d ms: %d jobs ended, %d pending, %d holding resources, %d stopping"
+                            + " (%d disagreement(s) settled, logged above)", (System.nanoTime() - start) / 1_000_000,
+                    plan.ended().size(), state.pendingCount(), state.runningCount(), state.stoppingCount(),
+                    plan.disagreements().size());
             return true;
         }).join();
         channels.getPausable("tuned").resume();

@@ -2,6 +2,7 @@ package io.gantry.scheduler.service;
 
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
+import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobTuned;
@@ -71,10 +72,11 @@ public final class SchedulerState {
     private final Map<String, Running> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
     private final Map<String, Running> stopping = new HashMap<>();
-    /** Stints ("job#attempt") a restored decision stopped, for restoring the decisions in any order. */
-    private final Set<String> stoppedStints = new HashSet<>();
-    /** Every job id ever queued: a redelivered or duplicated submission is never queued twice. */
-    private final Set<String> known = new HashSet<>();
+    /**
+     * Every job id ever queued, with its {@code JobTuned}'s event id ("" when restored without one): a redelivered
+     * submission is never queued twice, and a new submission that reuses a job's id is refused.
+     */
+    private final Map<String, String> known = new HashMap<>();
     private final Map<String, Double> priorities = new HashMap<>();
     /** Set when the policy's queue order is fixed per job: pending jobs then stay sorted between rounds. */
     private OrderedQueueScheduling ordered;
@@ -122,13 +124,25 @@ public final class SchedulerState {
     // Each update below answers whether it can change what a round decides, so that the many node-metric
     // and progress events that change nothing cost no round.
 
-    /** Queues a tuned job; false when the job id was seen before (the event changes nothing). */
+    /**
+     * Queues a tuned job; false for a redelivery of a job seen before (the event changes nothing). A redelivery
+     * carries the same event id even when the tuner tuned the submission again after a crash (its event id derives
+     * from the submission's).
+     *
+     * @throws InvalidEventException when another job already has this id: a second submission may not reuse it, since
+     *         every event about a job is keyed and matched by its id
+     */
     public boolean enqueue(JobTuned job) {
-        if (!known.add(job.jobId())) {
+        String first = known.putIfAbsent(job.jobId(), job.eventId());
+        if (first == null) {
+            addPending(new PendingJob(job));
+            return true;
+        }
+        if (first.isEmpty() || first.equals(job.eventId())) {
             return false;
         }
-        addPending(new PendingJob(job));
-        return true;
+        throw new InvalidEventException("jobId", "'" + job.jobId() + "' is already the id of another job (tuned as "
+                + "event " + first + "); submit a new job under a new id");
     }
 
     private void addPending(PendingJob p) {
@@ -207,8 +221,8 @@ public final class SchedulerState {
 
     /**
      * A stint ended by preemption: ours (the job is stopping) or the cluster's (it was running). The job is queued
-     * for its next attempt. A stop of an earlier stint than the one the job is in (seen when restoring) only adds
-     * the service that stint received.
+     * for its next attempt. A stop of any other stint (redelivered after a restart, which already counted it) changes
+     * nothing.
      */
     private boolean preempted(JobPreempted e) {
         Running r = stopping.get(e.jobId());
@@ -217,7 +231,6 @@ public final class SchedulerState {
         } else if ((r = running.get(e.jobId())) != null && r.attempt() == e.attempt()) {
             release(e.jobId());
         } else {
-            creditEarlierStint(e);
             return false;
         }
         double ran = e.ranS() != null ? e.ranS() : Math.max(0, clock.seconds(e.occurredAt()) - r.startedAt());
@@ -229,66 +242,39 @@ public final class SchedulerState {
     }
 
     /**
-     * Restoring: the decisions (read first) already put the job in a later stint, so this stop only adds the
-     * service its stint received. (Live, a stop always finds its stint running or stopping.)
+     * Takes the state the topics held before a restart (folded per job by {@link RestorePlan}), on an empty state:
+     * waiting jobs are queued, stopping ones wait for their stop, and running ones hold their nodes again, even
+     * beyond what the scheduler's numbers say is free (the cluster runs them; see {@link ClusterState#hold}).
+     * Reservations on nodes not known yet are made when the node first reports ({@link #reserveRestoredJobsOn}).
      */
-    private void creditEarlierStint(JobPreempted e) {
-        double ran = e.ranS() == null ? 0 : e.ranS();
-        Running later = running.get(e.jobId());
-        if (later != null && later.attempt() > e.attempt()) {
-            running.put(e.jobId(), new Running(later.job(), later.nodes(), later.perTask(), later.attempt(),
-                    later.startedAt(), later.attainedGpuSBefore() + ran * later.gpus(), later.ranSBefore() + ran));
-        }
-    }
-
-    /**
-     * Restores a decision made before a restart: the job holds its nodes again. Reservations on nodes not
-     * known yet are made when the node first reports ({@link #reserveRestoredJobsOn}).
-     */
-    public void restoreDecision(SchedulingDecision d) {
-        for (Preemption victim : d.preempts()) {
-            stoppedStints.add(stint(victim.jobId(), victim.attempt()));
-            Running v = running.get(victim.jobId());
-            if (v != null && v.attempt() == victim.attempt()) {
-                release(victim.jobId());
-                stopping.put(victim.jobId(), v);
+    public void restore(RestorePlan plan) {
+        plan.tunedEventIds().forEach(known::putIfAbsent);
+        plan.pending().forEach(this::addPending);
+        plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
+        for (RestorePlan.Stint s : plan.running()) {
+            Running r = restored(s);
+            running.put(s.jobId(), r);
+            for (String node : r.nodes()) {
+                if (cluster.hasNode(node)) {
+                    cluster.hold(node, r.perTask());
+                }
             }
         }
-        Running now = running.containsKey(d.jobId()) ? running.get(d.jobId()) : stopping.get(d.jobId());
-        if (now != null && now.attempt() >= d.attempt()) {
-            return;
-        }
-        known.add(d.jobId());
-        if (now != null) {
-            release(d.jobId()); // a later stint supersedes the one restored before it
-            stopping.remove(d.jobId());
-        }
-        PendingJob p = removePending(d.jobId());
+        capacityMayHaveGrown = true;
+    }
+
+    private Running restored(RestorePlan.Stint s) {
+        SchedulingDecision d = s.decision();
         Resources perTask = new Resources(d.perTask().gpuMilli(), d.perTask().cpuMilli(), d.perTask().memoryMib());
-        JobTuned job = p != null ? p.job() : now != null ? now.job() : null;
-        Running r = new Running(job, d.nodes(), perTask, d.attempt(), clock.seconds(d.occurredAt()),
-                now == null ? 0 : now.attainedGpuSBefore(), now == null ? 0 : now.ranSBefore());
-        if (stoppedStints.contains(stint(d.jobId(), d.attempt()))) {
-            stopping.put(d.jobId(), r);
-            return;
-        }
-        running.put(d.jobId(), r);
-        for (String node : d.nodes()) {
-            if (cluster.hasNode(node)) {
-                cluster.allocate(node, perTask);
-            }
-        }
-    }
-
-    private static String stint(String jobId, int attempt) {
-        return jobId + "#" + attempt;
+        return new Running(s.job(), d.nodes(), perTask, d.attempt(), clock.seconds(d.occurredAt()),
+                s.attainedGpuSBefore(), s.ranSBefore());
     }
 
     private void reserveRestoredJobsOn(String node) {
         for (Running r : running.values()) {
             for (String n : r.nodes()) {
                 if (n.equals(node)) {
-                    cluster.allocate(node, r.perTask());
+                    cluster.hold(node, r.perTask());
                 }
             }
         }

@@ -255,34 +255,35 @@ class SchedulerStatePreemptionTest {
 
     /**
      * After a restart the decisions topic is read in partition order, not in time order: every order of the same
-     * decisions and lifecycle events must give the same state.
+     * decisions (each job's own kept, as its partition keeps them) must give the same state.
      */
     @Test
     void restoringTheDecisionsInAnyOrderGivesTheSameState() {
         SchedulerState live = state(true);
         live.updateNode(node("n1"));
-        live.enqueue(job("long", 1000));
+        JobTuned longJob = job("long", 1000);
+        JobTuned urgentJob = job("urgent", 50);
+        live.enqueue(longJob);
         SchedulingDecision first = live.schedule(T0).decisions().get(0);
-        live.enqueue(job("urgent", 50));
+        live.enqueue(urgentJob);
         SchedulingDecision urgent = live.schedule(T0.plusSeconds(100)).decisions().get(0);
-        live.onLifecycle(preempted("long", 1, 100.0));
-        live.onLifecycle(completed("urgent"));
+        JobPreempted stop = preempted("long", 1, 100.0);
+        JobCompleted urgentDone = completed("urgent");
+        live.onLifecycle(stop);
+        live.onLifecycle(urgentDone);
         SchedulingDecision resumed = live.schedule(T0.plusSeconds(150)).decisions().get(0);
 
-        List<List<SchedulingDecision>> orders = List.of(List.of(first, urgent, resumed), List.of(resumed, urgent, first),
-                List.of(urgent, first, resumed), List.of(urgent, resumed, first));
+        List<List<SchedulingDecision>> orders = List.of(List.of(first, urgent, resumed), List.of(urgent, first, resumed),
+                List.of(first, resumed, urgent));
         for (List<SchedulingDecision> order : orders) {
             SchedulerState r = state(true);
-            r.enqueue(job("long", 1000));
-            r.enqueue(job("urgent", 50));
-            order.forEach(r::restoreDecision);
-            r.onLifecycle(preempted("long", 1, 100.0));
-            r.onLifecycle(completed("urgent"));
+            r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(stop, urgentDone), JobClock.WALL));
             r.updateNode(node("n1"));
             String in = order.stream().map(d -> d.jobId() + "#" + d.attempt()).toList().toString();
             assertEquals(1, r.runningCount(), in);
             assertEquals(0, r.stoppingCount(), in);
             assertEquals(0, r.pendingCount(), in);
+            assertFalse(r.onLifecycle(stop), in + ": the redelivered stop of attempt 1 changes nothing");
             r.enqueue(job("next", 10));
             assertTrue(r.schedule(T0.plusSeconds(200)).isEmpty(), in + ": long's attempt 2 holds the node");
             assertTrue(r.onLifecycle(completed("long")), in);
@@ -291,12 +292,13 @@ class SchedulerStatePreemptionTest {
         // A restart between the stop's decision and its JobPreempted: long is stopping, whichever came first.
         for (List<SchedulingDecision> order : List.of(List.of(first, urgent), List.of(urgent, first))) {
             SchedulerState r = state(true);
-            r.enqueue(job("long", 1000));
-            r.enqueue(job("urgent", 50));
-            order.forEach(r::restoreDecision);
+            r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(), JobClock.WALL));
             assertEquals(1, r.runningCount());
             assertEquals(1, r.stoppingCount());
-            assertTrue(r.onLifecycle(preempted("long", 1, 100.0)));
+            assertTrue(r.onLifecycle(stop));
+            assertEquals(1, r.pendingCount());
+            r.updateNode(node("n1"));
+            assertTrue(r.schedule(T0.plusSeconds(101)).isEmpty(), "urgent holds n1; long waits for it");
             assertEquals(1, r.pendingCount());
         }
     }

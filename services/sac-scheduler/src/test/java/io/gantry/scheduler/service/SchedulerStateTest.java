@@ -2,13 +2,16 @@ package io.gantry.scheduler.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.events.Events;
+import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
 import io.gantry.scheduling.policy.KubeDefaultPolicy;
 import java.time.Instant;
@@ -41,9 +44,13 @@ class SchedulerStateTest {
     }
 
     @Test
-    void aDuplicatedJobIsQueuedOnce() {
-        assertTrue(state.enqueue(job("a", "u", 1, 1000, 0)));
-        assertFalse(state.enqueue(job("a", "u", 1, 1000, 0)));
+    void aRedeliveredJobIsQueuedOnceAndASecondJobReusingItsIdIsRefusedWithAReason() {
+        JobTuned a = job("a", "u", 1, 1000, 0);
+        assertTrue(state.enqueue(a));
+        assertFalse(state.enqueue(a), "the same event again: a redelivery");
+        InvalidEventException e = assertThrows(InvalidEventException.class, () -> state.enqueue(job("a", "u", 1, 1000, 0)));
+        assertEquals("jobId", e.violations().get(0).field());
+        assertTrue(e.getMessage().contains("already the id of another job"), e.getMessage());
         assertEquals(1, state.pendingCount());
     }
 
@@ -73,9 +80,9 @@ class SchedulerStateTest {
     @Test
     void aRestoredDecisionHoldsItsNodeEvenWhenTheNodeReportsOnlyLater() {
         JobTuned big = job("restored", "u", 1, 8000, 0);
-        state.enqueue(big);
-        state.restoreDecision(new io.gantry.events.SchedulingDecision(Events.newId(), 1, T0, "restored", "u",
-                List.of("n1"), big.perTask(), 10.0, T0, "kube-default", "builtin-1"));
+        SchedulingDecision d = new SchedulingDecision(Events.newId(), 1, T0, "restored", "u", List.of("n1"),
+                big.perTask(), 10.0, T0, "kube-default", "builtin-1");
+        state.restore(RestorePlan.fold(List.of(big), List.of(d), List.of(), JobClock.WALL));
         state.enqueue(job("next", "u", 1, 8000, 1));
         state.updateNode(node("n1"));
         assertTrue(state.schedule(T0).isEmpty(), "n1 is full with the restored job");
@@ -83,6 +90,27 @@ class SchedulerStateTest {
         state.onLifecycle(new JobCompleted(Events.newId(), 1, T0, "restored", "u", List.of("n1"), big.perTask(), T0, 10));
         assertEquals("next", state.schedule(T0).decisions().get(0).jobId());
         assertFalse(state.enqueue(big), "a restored job is known: its redelivery queues nothing");
+    }
+
+    /**
+     * The reported crash: with the node already known, the old restore applied every decision before any completion,
+     * so two jobs that ran on n1 one after the other refused each other ("node n1 cannot hold ...").
+     */
+    @Test
+    void jobsThatRanOneAfterTheOtherOnANodeAreRestoredWhateverIsKnownFirst() {
+        state.updateNode(node("n1"));
+        JobTuned a = job("a", "u", 1, 8000, 0);
+        JobTuned b = job("b", "u", 1, 8000, 1);
+        SchedulingDecision da = new SchedulingDecision(Events.newId(), 1, T0, "a", "u", List.of("n1"), a.perTask(), 10.0,
+                T0, "kube-default", "builtin-1");
+        SchedulingDecision db = new SchedulingDecision(Events.newId(), 1, T0.plusSeconds(11), "b", "u", List.of("n1"),
+                b.perTask(), 10.0, T0, "kube-default", "builtin-1");
+        JobCompleted aDone = new JobCompleted(Events.newId(), 1, T0.plusSeconds(10), "a", "u", List.of("n1"),
+                a.perTask(), T0, 10);
+        state.restore(RestorePlan.fold(List.of(a, b), List.of(da, db), List.of(aDone), JobClock.WALL));
+        assertEquals(1, state.runningCount(), "b runs, a has ended");
+        assertEquals(8000, state.nodes().get(0).allocated().gpuMilli());
+        assertEquals(0, state.pendingCount());
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -26,12 +27,22 @@ public final class TopicHistory {
 
     /** Every valid {@code type} event on {@code topic}, in offset order per partition. */
     public static <T extends GantryEvent> List<T> read(String bootstrap, String topic, Class<T> type, Duration timeout) {
+        List<T> out = new ArrayList<>();
+        forEach(bootstrap, topic, type, timeout, out::add);
+        return out;
+    }
+
+    /**
+     * Hands every valid {@code type} event on {@code topic} to {@code action}, in offset order per partition, without
+     * keeping them: for a service that needs only a summary of a long topic.
+     */
+    public static <T extends GantryEvent> void forEach(String bootstrap, String topic, Class<T> type, Duration timeout,
+                                                       Consumer<T> action) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<T> out = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
             List<TopicPartition> parts = consumer.partitionsFor(topic, timeout).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -39,19 +50,20 @@ public final class TopicHistory {
             consumer.seekToBeginning(parts);
             Map<TopicPartition, Long> end = consumer.endOffsets(parts, timeout);
             long deadline = System.nanoTime() + timeout.toNanos();
-            while (parts.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+            while (parts.stream().anyMatch(p -> consumer.position(p, timeout) < end.get(p))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
                 }
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    T event;
                     try {
-                        out.add(EventCodec.decode(r.value(), type));
+                        event = EventCodec.decode(r.value(), type);
                     } catch (InvalidEventException skipped) {
-                        // dead-lettered by the channel that consumes it
+                        continue; // dead-lettered by the channel that consumes it
                     }
+                    action.accept(event);
                 }
             }
         }
-        return out;
     }
 }
