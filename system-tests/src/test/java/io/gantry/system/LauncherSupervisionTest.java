@@ -33,7 +33,7 @@ class LauncherSupervisionTest {
     private static final Duration RUN = Duration.ofSeconds(900);
 
     @ParameterizedTest
-    @ValueSource(strings = {"job-tuner"})
+    @ValueSource(strings = {"sac-scheduler"})
     void aKilledServiceIsReportedRestartedAndNoJobIsLostOrDoneTwice(String service) throws Exception {
         try (GantryLauncher gantry = new GantryLauncher()) {
             Path summary = gantry.work().resolve("summary.json");
