@@ -219,7 +219,7 @@ public class JobTuner {
         Integer epochs = r.epochs() == submitted.epochs() ? job.epochs() : Integer.valueOf(r.epochs());
         JobTuned event = new JobTuned(tunedId(job.eventId()), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(),
                 job.user(), job.jobName(), job.model(), job.occurredAt(), gang.tasks(), gang.perTask(), r.batchSize(), epochs,
-                durationS, tunedSeconds, changes, r.summary(), job.preemptible());
+                durationS, tunedSeconds, changes, r.summary(), job.preemptible(), job.training());
         return new Tuned(event, submittedSeconds == null ? null : gpus * submittedSeconds,
                 tunedSeconds == null ? null : r.gpus() * tunedSeconds);
     }
@@ -251,7 +251,7 @@ public class JobTuner {
     private static Tuned passThrough(JobSubmitted job, String summary, Double predictedS) {
         JobTuned event = new JobTuned(tunedId(job.eventId()), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(),
                 job.user(), job.jobName(), job.model(), job.occurredAt(), job.tasks(), job.perTask(), job.batchSize(),
-                job.epochs(), job.durationS(), predictedS, List.of(), summary, job.preemptible());
+                job.epochs(), job.durationS(), predictedS, List.of(), summary, job.preemptible(), job.training());
         Double gpuSeconds = predictedS == null ? null : job.tasks() * (double) job.perTask().gpuMilli() / 1000.0 * predictedS;
         return new Tuned(event, gpuSeconds, gpuSeconds);
     }
