@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * the submitted configuration by at least {@link Settings#minGain()} (or the submitted one was never measured).
  *
  * <p>Learning-rate scaling: linear in the batch for SGD ({@code lr·B/B₀}, Goyal et al.), square root for Adam
- * ({@code lr·√(B/B₀)}), so the update per sample stays comparable; runs measured at another rate (±25 %) do not count
- * for a candidate. A batch whose matching runs include one that missed the target is not a candidate, and a batch never
+ * ({@code lr·√(B/B₀)}), so the update per sample stays comparable; runs measured at another rate (±25 %) or with
+ * another optimiser (an unknown one, empty, counts) do not count for a candidate. A batch whose matching runs include one that missed the target is not a candidate, and a batch never
  * measured is not either: the tuner picks only configurations measured to reach the target.
  *
  * <p>Epochs: the run stops at the target (the spec's {@code target}), so epochs are only the budget: at least the user's,
@@ -99,7 +99,8 @@ public final class RealTrainingTuner {
         for (int b : batches) {
             double lr = scaledLearningRate(spec.optimizer(), spec.learningRate(), spec.batchSize(), b);
             List<RunnerProfile.Run> matching = runs.stream()
-                    .filter(r -> r.batchSize() == b && r.optimizer().equals(spec.optimizer())
+                    .filter(r -> r.batchSize() == b
+                            && (r.optimizer().isEmpty() || r.optimizer().equals(spec.optimizer()))
                             && Math.abs(r.learningRate() / lr - 1) <= 0.25 && r.epochsRun() > 0)
                     .toList();
             if (matching.isEmpty()) {
