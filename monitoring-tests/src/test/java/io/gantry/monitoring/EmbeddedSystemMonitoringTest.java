@@ -134,8 +134,10 @@ class EmbeddedSystemMonitoringTest {
 
     private void reportTraining(String jobId, String user, int tick) {
         double progress = Math.min(1.0, tick / 1000.0);
-        JobProgress p = new JobProgress(Events.newId(), 1, Instant.now(), jobId, user, progress, 1 + tick / 10,
-                2.0 / (1 + tick), Math.min(0.99, 0.5 + tick / 200.0), 800.0 + tick % 7);
+        double loss = 2.0 / (1 + tick);
+        double accuracy = Math.min(0.99, 0.5 + tick / 200.0);
+        JobProgress p = new JobProgress(Events.newId(), 1, Instant.now(), jobId, user, progress, 1 + tick / 10, loss,
+                accuracy, 800.0 + tick % 7, 10L * tick, loss, 1.1 * loss, accuracy);
         probe.send(Topics.JOBS_LIFECYCLE, jobId, EventCodec.encode(p));
     }
 

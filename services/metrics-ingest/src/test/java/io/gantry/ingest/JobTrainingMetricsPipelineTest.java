@@ -68,7 +68,9 @@ class JobTrainingMetricsPipelineTest {
     void progressBecomesPerJobGaugesWhichGoAwayAfterTheJobEnds() {
         try (TopicProbe probe = probe()) {
             JobProgress first = progress("train-1", "alice", 0.25, 1, 1.5, 0.4, 900.0);
-            JobProgress second = progress("train-1", "alice", 0.5, 2, 0.75, 0.875, 1000.0);
+            // As job-runner reports: step, train loss, validation loss and accuracy besides the epoch-level fields.
+            JobProgress second = new JobProgress(Events.newId(), 1, Instant.now(), "train-1", "alice", 0.5, 2, 0.75,
+                    0.875, 1000.0, 40L, 0.75, 0.8125, 0.875);
             probe.send(Topics.JOBS_LIFECYCLE, "train-1", EventCodec.encode(first));
             probe.send(Topics.JOBS_LIFECYCLE, "train-1", EventCodec.encode(second));
             // Another job that reports progress only (no loss, accuracy or throughput): only its progress series.
@@ -80,6 +82,7 @@ class JobTrainingMetricsPipelineTest {
                     "gantry_job_accuracy{job_id=\"train-1\",user=\"alice\"} 0.875",
                     "gantry_job_epoch{job_id=\"train-1\",user=\"alice\"} 2.0",
                     "gantry_job_loss{job_id=\"train-1\",split=\"train\",user=\"alice\"} 0.75",
+                    "gantry_job_loss{job_id=\"train-1\",split=\"validation\",user=\"alice\"} 0.8125",
                     "gantry_job_progress{job_id=\"train-1\",user=\"alice\"} 0.5",
                     "gantry_job_samples_per_second{job_id=\"train-1\",user=\"alice\"} 1000.0"),
                     seriesOf(body, "train-1"));

@@ -8,18 +8,18 @@ final class TrainingFigures {
     private TrainingFigures() {
     }
 
-    /** The training loss: {@code loss}. */
+    /** The training loss: {@code trainLoss}, else {@code loss} (a reporter that fills only the epoch-level fields). */
     static Double trainLoss(JobProgress p) {
-        return p.loss();
+        return p.trainLoss() != null ? p.trainLoss() : p.loss();
     }
 
-    /** The validation loss: not reported by this version of JobProgress. */
+    /** The validation loss: {@code validationLoss}. */
     static Double validationLoss(JobProgress p) {
-        return null;
+        return p.validationLoss();
     }
 
-    /** The (validation) accuracy: {@code accuracy}. */
+    /** The validation accuracy: {@code validationAccuracy}, else {@code accuracy}. */
     static Double accuracy(JobProgress p) {
-        return p.accuracy();
+        return p.validationAccuracy() != null ? p.validationAccuracy() : p.accuracy();
     }
 }
