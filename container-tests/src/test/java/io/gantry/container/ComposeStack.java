@@ -40,8 +40,17 @@ final class ComposeStack implements AutoCloseable {
     private final Map<String, String> env = new LinkedHashMap<>();
     private boolean up;
 
+    /** The images docker-compose.yml runs (Grafana, under its optional profile, aside). */
+    static final List<String> COMPOSE_IMAGES = List.of("kafka", "postgres", "prometheus", "metrics-ingest", "job-tuner",
+            "priority-accounting", "sac-scheduler", "pod-dispatcher");
+
     /** Skips (or, under CI=true, fails) unless an engine and every image of docker-compose.yml are there. */
     static String engineOrSkip() {
+        return engineOrSkip(COMPOSE_IMAGES);
+    }
+
+    /** Skips (or, under CI=true, fails) unless an engine and these images ({@code localhost/gantry/<name>}) are there. */
+    static String engineOrSkip(List<String> images) {
         String engine = null;
         for (String candidate : List.of("podman", "docker")) {
             try {
@@ -58,8 +67,7 @@ final class ComposeStack implements AutoCloseable {
         if (engine == null) {
             why = "no container engine (podman or a running Docker) on this machine";
         } else {
-            for (String image : List.of("kafka", "postgres", "prometheus", "metrics-ingest", "job-tuner",
-                    "priority-accounting", "sac-scheduler", "pod-dispatcher")) {
+            for (String image : images) {
                 String tag = "localhost/gantry/" + image + ":" + VERSION + (image.equals("priority-accounting") ? "-pg" : "");
                 if (run(List.of(engine, "image", "inspect", tag), Duration.ofSeconds(30)) != 0) {
                     why = "the image " + tag + " is missing: ./mvnw -B -DskipTests package -Pimages builds it";
