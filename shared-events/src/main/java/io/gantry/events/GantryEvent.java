@@ -19,6 +19,7 @@ import java.util.List;
         @JsonSubTypes.Type(value = SchedulingDecision.class, name = SchedulingDecision.TYPE),
         @JsonSubTypes.Type(value = JobStarted.class, name = JobStarted.TYPE),
         @JsonSubTypes.Type(value = JobProgress.class, name = JobProgress.TYPE),
+        @JsonSubTypes.Type(value = JobResult.class, name = JobResult.TYPE),
         @JsonSubTypes.Type(value = JobCompleted.class, name = JobCompleted.TYPE),
         @JsonSubTypes.Type(value = JobFailed.class, name = JobFailed.TYPE),
         @JsonSubTypes.Type(value = JobPreempted.class, name = JobPreempted.TYPE),

@@ -2,7 +2,20 @@ package io.gantry.events;
 
 import java.time.Instant;
 
-/** Training progress reported by a running job; metrics it cannot report are null. */
+/**
+ * Training progress reported by a running job; metrics it cannot report are null. {@code job-runner} publishes one at
+ * least at every epoch end and at most once a second.
+ *
+ * @param progress           fraction of the planned work done, 0 to 1 (epochs done / epochs planned, within an epoch by steps)
+ * @param epoch              epochs completed so far (1-based count; 0 before the first ends)
+ * @param loss               the latest training loss (equal to {@code trainLoss} when the runner reports)
+ * @param accuracy           the latest validation accuracy (equal to {@code validationAccuracy} when the runner reports)
+ * @param samplesPerSecond   training throughput since the previous report
+ * @param step               optimiser steps done over the whole run; null when unknown
+ * @param trainLoss          mean training loss of the epoch so far; null when unknown
+ * @param validationLoss     loss on the validation split at the last epoch end; null before the first
+ * @param validationAccuracy accuracy on the validation split at the last epoch end; null before the first
+ */
 public record JobProgress(
         String eventId,
         int schemaVersion,
@@ -13,9 +26,20 @@ public record JobProgress(
         Integer epoch,
         Double loss,
         Double accuracy,
-        Double samplesPerSecond) implements LifecycleEvent {
+        Double samplesPerSecond,
+        Long step,
+        Double trainLoss,
+        Double validationLoss,
+        Double validationAccuracy) implements LifecycleEvent {
 
     public static final String TYPE = "JobProgress";
+
+    /** Progress with the epoch-level metrics only. */
+    public JobProgress(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, double progress,
+                       Integer epoch, Double loss, Double accuracy, Double samplesPerSecond) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, progress, epoch, loss, accuracy, samplesPerSecond, null,
+                null, null, null);
+    }
 
     @Override
     public void checkBody(Violations v) {
@@ -23,5 +47,14 @@ public record JobProgress(
         v.userIfPresent("user", user);
         v.between("progress", progress, 0.0, 1.0);
         v.withinIfPresent("epoch", epoch, 0, Limits.MAX_EPOCHS);
+        if (step != null) {
+            v.atLeast("step", step, 0);
+        }
+        if (validationAccuracy != null) {
+            v.between("validationAccuracy", validationAccuracy, 0.0, 1.0);
+        }
+        if (samplesPerSecond != null) {
+            v.atLeast("samplesPerSecond", samplesPerSecond, 0.0);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -21,6 +22,8 @@ import java.time.Instant;
  * @param tuning     what the tuner may change; null means {@link TuningOptions#DEFAULT}
  * @param preemptible false: once it runs, Gantry never stops it to make room (its pods were made outside Gantry,
  *                   whose owner decides what replaces them, or the user asks so); absent on the wire means true
+ * @param training   what to train for real ({@link TrainingSpec}); null (absent) for a trace job, which behaves as
+ *                   before training specs existed
  */
 public record JobSubmitted(
         String eventId,
@@ -36,12 +39,21 @@ public record JobSubmitted(
         Integer epochs,
         Double durationS,
         TuningOptions tuning,
-        Boolean preemptible) implements GantryEvent {
+        Boolean preemptible,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements GantryEvent {
 
     public static final String TYPE = "JobSubmitted";
 
     public JobSubmitted {
         preemptible = preemptible == null || preemptible;
+    }
+
+    /** A job without a training spec. */
+    public JobSubmitted(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, String jobName,
+                        String model, int tasks, ResourceAmounts perTask, Integer batchSize, Integer epochs,
+                        Double durationS, TuningOptions tuning, Boolean preemptible) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, tasks, perTask, batchSize, epochs,
+                durationS, tuning, preemptible, null);
     }
 
     /** A job Gantry may preempt. */
@@ -74,6 +86,9 @@ public record JobSubmitted(
         v.durationIfPresent("durationS", durationS);
         if (tuning != null) {
             tuning.check(v);
+        }
+        if (training != null) {
+            training.check("training", v);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
@@ -10,6 +11,8 @@ import java.util.List;
  * @param changes            every change the tuner made, each with its reason; empty when nothing changed
  * @param predictedDurationS the tuner's prediction of the run time; null when it has none
  * @param preemptible        the submission's {@link JobSubmitted#preemptible()}; absent on the wire means true
+ * @param training           the submission's {@link JobSubmitted#training()} with the tuner's hyper-parameters; null
+ *                           (absent) for a trace job
  */
 public record JobTuned(
         String eventId,
@@ -28,13 +31,23 @@ public record JobTuned(
         Double predictedDurationS,
         List<TuningChange> changes,
         String summary,
-        Boolean preemptible) implements GantryEvent {
+        Boolean preemptible,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements GantryEvent {
 
     public static final String TYPE = "JobTuned";
 
     public JobTuned {
         changes = changes == null ? List.of() : List.copyOf(changes);
         preemptible = preemptible == null || preemptible;
+    }
+
+    /** A job without a training spec. */
+    public JobTuned(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, String jobName,
+                    String model, Instant submittedAt, int tasks, ResourceAmounts perTask, Integer batchSize,
+                    Integer epochs, Double durationS, Double predictedDurationS, List<TuningChange> changes,
+                    String summary, Boolean preemptible) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, submittedAt, tasks, perTask, batchSize,
+                epochs, durationS, predictedDurationS, changes, summary, preemptible, null);
     }
 
     /** A job Gantry may preempt. */
@@ -64,5 +77,8 @@ public record JobTuned(
         v.withinIfPresent("epochs", epochs, 1, Limits.MAX_EPOCHS);
         v.durationIfPresent("durationS", durationS);
         v.finiteSeconds("predictedDurationS", predictedDurationS);
+        if (training != null) {
+            training.check("training", v);
+        }
     }
 }

@@ -2,7 +2,7 @@ package io.gantry.events;
 
 /** What happened to a job, on {@code gantry.jobs.lifecycle}, keyed by job id so one job's events stay in order. */
 public sealed interface LifecycleEvent extends GantryEvent
-        permits JobStarted, JobProgress, JobCompleted, JobFailed, JobPreempted, JobRejected {
+        permits JobStarted, JobProgress, JobResult, JobCompleted, JobFailed, JobPreempted, JobRejected {
 
     String jobId();
 

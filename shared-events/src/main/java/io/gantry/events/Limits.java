@@ -56,6 +56,24 @@ public final class Limits {
     /** Length of free-text names ({@code jobName}, {@code model}): 253, a Kubernetes object name's limit. */
     public static final int MAX_NAME_LENGTH = 253;
 
+    /** Layers of a training model graph: 256, far above the small networks the shipped datasets need. */
+    public static final int MAX_TRAINING_LAYERS = 256;
+
+    /** Edges of a training model graph: 1,024 (four per layer on average). */
+    public static final int MAX_TRAINING_EDGES = 1_024;
+
+    /** Units of a Linear/Output layer or filters of a Conv2d layer: 4,096, so one layer's weights stay a few MB on a CPU. */
+    public static final int MAX_TRAINING_UNITS = 4_096;
+
+    /** Samples per training step: 4,096, above the largest shipped dataset's training split (digits, 1,257 rows). */
+    public static final int MAX_TRAINING_BATCH_SIZE = 4_096;
+
+    /** Epochs of a real training run: 1,000; the shipped datasets reach their targets in tens. */
+    public static final int MAX_TRAINING_EPOCHS = 1_000;
+
+    /** Learning rate: at most 10; beyond it every optimiser here diverges. */
+    public static final double MAX_TRAINING_LEARNING_RATE = 10.0;
+
     private Limits() {
     }
 }

@@ -1,0 +1,448 @@
+package io.gantry.runner;
+
+import ai.djl.Device;
+import ai.djl.MalformedModelException;
+import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Parameter;
+import ai.djl.training.GradientCollector;
+import ai.djl.training.ParameterStore;
+import ai.djl.training.initializer.XavierInitializer;
+import io.gantry.events.TrainingSpec;
+import io.gantry.events.TrainingTarget;
+import io.gantry.training.model.Datasets;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+
+/**
+ * One training run of a spec on its dataset: deterministic for a seed on a CPU with one thread, checkpointed at every
+ * epoch end and whenever it is asked to stop, resumed from the newest checkpoint.
+ *
+ * <p>Why an interrupted and resumed run ends with the same weights as an uninterrupted one: every source of chance is
+ * a function of the seed and the position in the run, never of how the run got there. The initial weights come from
+ * the seed; the order of the training rows in epoch {@code e} is a shuffle seeded by (seed, e); the engine's random
+ * generator (dropout masks) is reseeded from (seed, step) before every step. The optimiser's state (Adam's moments,
+ * SGD's momentum) is written with the weights. So after a checkpoint at step boundary k, the resumed run computes
+ * exactly the steps k+1... the uninterrupted run computes, with the same inputs, on one thread, in the same order.
+ */
+final class Training implements AutoCloseable {
+
+    static final double BETA1 = 0.9;
+    static final double BETA2 = 0.999;
+    static final double EPSILON = 1e-8;
+    static final double MOMENTUM = 0.9;
+    private static final String MAGIC = "gantry-checkpoint-1";
+
+    /** What the run reports as it goes. */
+    interface Listener {
+        /** Called after a step; {@code epochEnded} is true at the end of an epoch, after validation. */
+        void progress(Status status, boolean epochEnded);
+    }
+
+    /** Where the run stands. */
+    record Status(int epochsDone, int stepInEpoch, int stepsPerEpoch, long globalStep, int plannedEpochs,
+                  double epochTrainLoss, Double validationLoss, Double validationAccuracy, Double testAccuracy,
+                  Integer targetReachedEpoch, long samplesThisAttempt, double trainingSeconds) {
+        double progress() {
+            double done = epochsDone + (double) stepInEpoch / Math.max(1, stepsPerEpoch);
+            return Math.min(1.0, done / plannedEpochs);
+        }
+    }
+
+    /** The end of a run: finished (all epochs or target reached) or stopped at a checkpoint. */
+    record Outcome(boolean finished, Status status, Evaluation test) {
+    }
+
+    record Evaluation(double loss, double accuracy, int[][] confusion) {
+    }
+
+    private final TrainingSpec spec;
+    private final Datasets.Loaded data;
+    private final Path checkpointDir;
+    private final NDManager manager;
+    private final GraphBlock block;
+    private final ParameterStore store;
+    private final List<Parameter> trainable = new ArrayList<>();
+    private final List<NDArray> moment1 = new ArrayList<>();
+    private final List<NDArray> moment2 = new ArrayList<>();
+    private final int batchSize;
+    private final int stepsPerEpoch;
+    private final Shape sampleShape;
+
+    private int epochsDone;
+    private int stepInEpoch;
+    private long globalStep;
+    private double epochLossSum;
+    private int epochSamples;
+    private Double validationLoss;
+    private Double validationAccuracy;
+    private Double testAccuracy;
+    private Integer targetReachedEpoch;
+    private long samplesThisAttempt;
+    private double trainingSeconds;
+    private boolean resumed;
+
+    Training(TrainingSpec spec, Datasets.Loaded data, Path checkpointDir) {
+        this.spec = spec;
+        this.data = data;
+        this.checkpointDir = checkpointDir;
+        this.batchSize = Math.min(spec.batchSize(), data.train().size());
+        int rows = data.train().size();
+        // A last batch of one row is left out (a different row each epoch): batch norm cannot train on one sample.
+        this.stepsPerEpoch = rows % batchSize == 1 && rows > 1 ? rows / batchSize : (rows + batchSize - 1) / batchSize;
+        this.sampleShape = new Shape(java.util.Arrays.stream(data.info().inputShape()).asLongStream().toArray());
+        this.manager = NDManager.newBaseManager(Device.cpu());
+        Engine.getInstance().setRandomSeed(seedOf(spec.seed(), -1));
+        this.block = new GraphBlock(spec.model(), data.info());
+        block.setInitializer(new XavierInitializer(), Parameter.Type.WEIGHT);
+        block.initialize(manager, DataType.FLOAT32, GraphBlock.withBatch(1, data.info().inputShape()));
+        this.store = new ParameterStore(manager, false);
+        for (Parameter p : block.getParameters().values()) {
+            if (p.requiresGradient()) {
+                trainable.add(p);
+                NDArray w = p.getArray();
+                moment1.add(manager.zeros(w.getShape()));
+                moment2.add(manager.zeros(w.getShape()));
+            }
+        }
+    }
+
+    /** A seed for position {@code position} of the run: the same for the same seed and position, whatever came before. */
+    static int seedOf(long seed, long position) {
+        long h = seed * 0x9E3779B97F4A7C15L + position * 0xC2B2AE3D27D4EB4FL;
+        h ^= h >>> 31;
+        return (int) (h & 0x7fffffff);
+    }
+
+    boolean resumed() {
+        return resumed;
+    }
+
+    int batchSize() {
+        return batchSize;
+    }
+
+    /** Trains until the planned epochs are done, the target is met, or {@code stop} says so (then checkpoints). */
+    Outcome run(BooleanSupplier stop, Listener listener) throws IOException {
+        int planned = spec.epochs();
+        while (epochsDone < planned && targetReachedEpoch == null) {
+            int[] order = epochOrder(epochsDone);
+            while (stepInEpoch < stepsPerEpoch) {
+                if (stop.getAsBoolean()) {
+                    writeCheckpoint();
+                    return new Outcome(false, status(), null);
+                }
+                long t0 = System.nanoTime();
+                int from = stepInEpoch * batchSize;
+                int to = Math.min(order.length, from + batchSize);
+                double loss = step(order, from, to);
+                trainingSeconds += (System.nanoTime() - t0) / 1e9;
+                epochLossSum += loss * (to - from);
+                epochSamples += to - from;
+                samplesThisAttempt += to - from;
+                stepInEpoch++;
+                globalStep++;
+                if (stepInEpoch < stepsPerEpoch) {
+                    listener.progress(status(), false);
+                }
+            }
+            Evaluation v = evaluate(data.validation());
+            validationLoss = v.loss();
+            validationAccuracy = v.accuracy();
+            epochsDone++;
+            TrainingTarget target = spec.target();
+            if (target != null && TrainingTarget.TEST_ACCURACY.equals(target.metric())) {
+                testAccuracy = evaluate(data.test()).accuracy();
+            }
+            if (target != null) {
+                double reached = TrainingTarget.TEST_ACCURACY.equals(target.metric()) ? testAccuracy : validationAccuracy;
+                if (reached >= target.value()) {
+                    targetReachedEpoch = epochsDone;
+                }
+            }
+            Status atEnd = status();
+            stepInEpoch = 0;
+            epochLossSum = 0;
+            epochSamples = 0;
+            writeCheckpoint();
+            listener.progress(atEnd, true);
+        }
+        return new Outcome(true, status(), evaluate(data.test()));
+    }
+
+    private Status status() {
+        return new Status(epochsDone, stepInEpoch, stepsPerEpoch, globalStep, spec.epochs(),
+                epochSamples == 0 ? Double.NaN : epochLossSum / epochSamples, validationLoss, validationAccuracy,
+                testAccuracy, targetReachedEpoch, samplesThisAttempt, trainingSeconds);
+    }
+
+    /** The training rows of epoch {@code e} in their order: a shuffle seeded by (seed, e). */
+    private int[] epochOrder(int epoch) {
+        int n = data.train().size();
+        List<Integer> idx = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            idx.add(i);
+        }
+        java.util.Collections.shuffle(idx, new Random(seedOf(spec.seed(), 1_000_000L + epoch)));
+        return idx.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private double step(int[] order, int from, int to) {
+        Engine.getInstance().setRandomSeed(seedOf(spec.seed(), globalStep));
+        int b = to - from;
+        int features = (int) sampleShape.size();
+        int classes = data.info().classes();
+        float[] x = new float[b * features];
+        float[] oneHot = new float[b * classes];
+        for (int i = 0; i < b; i++) {
+            int row = order[from + i];
+            System.arraycopy(data.train().x()[row], 0, x, i * features, features);
+            oneHot[i * classes + data.train().y()[row]] = 1f;
+        }
+        double lossValue;
+        try (NDManager m = manager.newSubManager()) {
+            NDArray input = m.create(x, new Shape(b).addAll(sampleShape));
+            NDArray target = m.create(oneHot, new Shape(b, classes));
+            try (GradientCollector gc = Engine.getInstance().newGradientCollector()) {
+                NDArray logits = block.forward(store, new NDList(input), true).singletonOrThrow();
+                NDArray loss = logits.logSoftmax(1).mul(target).sum(new int[]{1}).neg().mean();
+                lossValue = loss.getFloat();
+                gc.backward(loss);
+            }
+            update(m);
+        }
+        return lossValue;
+    }
+
+    /** One optimiser step on every trainable parameter, then its gradient is zeroed. */
+    private void update(NDManager m) {
+        float lr = spec.learningRate().floatValue();
+        long t = globalStep + 1;
+        boolean adam = "adam".equals(spec.optimizer());
+        for (int i = 0; i < trainable.size(); i++) {
+            NDArray w = trainable.get(i).getArray();
+            NDArray g = w.getGradient();
+            g.attach(m);
+            if (adam) {
+                NDArray m1 = moment1.get(i);
+                NDArray m2 = moment2.get(i);
+                m1.muli((float) BETA1).addi(g.mul((float) (1 - BETA1)));
+                m2.muli((float) BETA2).addi(g.square().muli((float) (1 - BETA2)));
+                double c1 = 1 - Math.pow(BETA1, t);
+                double c2 = 1 - Math.pow(BETA2, t);
+                // Temporaries belong to the manager of their first operand: attached to the step's, freed with it.
+                NDArray mHat = m1.div((float) c1);
+                mHat.attach(m);
+                NDArray vHat = m2.div((float) c2);
+                vHat.attach(m);
+                w.subi(mHat.divi(vHat.sqrt().addi((float) EPSILON)).muli(lr));
+            } else {
+                NDArray v = moment1.get(i);
+                v.muli((float) MOMENTUM).addi(g);
+                NDArray stepSize = v.mul(lr);
+                stepSize.attach(m);
+                w.subi(stepSize);
+            }
+            g.subi(g);
+        }
+    }
+
+    /** Mean cross-entropy, accuracy and confusion matrix of the current weights on {@code split}. */
+    Evaluation evaluate(Datasets.Split split) {
+        int n = split.size();
+        int classes = data.info().classes();
+        int features = (int) sampleShape.size();
+        int[][] confusion = new int[classes][classes];
+        double lossSum = 0;
+        int correct = 0;
+        int chunk = 512;
+        for (int from = 0; from < n; from += chunk) {
+            int b = Math.min(chunk, n - from);
+            float[] x = new float[b * features];
+            for (int i = 0; i < b; i++) {
+                System.arraycopy(split.x()[from + i], 0, x, i * features, features);
+            }
+            try (NDManager m = manager.newSubManager()) {
+                NDArray logits = block.forward(store, new NDList(m.create(x, new Shape(b).addAll(sampleShape))), false)
+                        .singletonOrThrow();
+                float[] logp = logits.logSoftmax(1).toFloatArray();
+                for (int i = 0; i < b; i++) {
+                    int y = split.y()[from + i];
+                    int best = 0;
+                    for (int c = 1; c < classes; c++) {
+                        if (logp[i * classes + c] > logp[i * classes + best]) {
+                            best = c;
+                        }
+                    }
+                    lossSum -= logp[i * classes + y];
+                    confusion[y][best]++;
+                    if (best == y) {
+                        correct++;
+                    }
+                }
+            }
+        }
+        return new Evaluation(lossSum / n, (double) correct / n, confusion);
+    }
+
+    // ---- checkpoints ----
+
+    private static final Comparator<Path> BY_NAME = Comparator.comparing(p -> p.getFileName().toString());
+
+    /** Writes the whole state to a new file (atomically: a temporary file renamed), keeping the newest two. */
+    void writeCheckpoint() throws IOException {
+        Files.createDirectories(checkpointDir);
+        String name = String.format("checkpoint-%012d.bin", globalStep);
+        Path tmp = checkpointDir.resolve(name + ".tmp");
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
+            out.writeUTF(MAGIC);
+            out.writeUTF(spec.modelKey());
+            out.writeLong(spec.seed());
+            out.writeInt(batchSize);
+            out.writeInt(epochsDone);
+            out.writeInt(stepInEpoch);
+            out.writeLong(globalStep);
+            out.writeDouble(epochLossSum);
+            out.writeInt(epochSamples);
+            writeNullable(out, validationLoss);
+            writeNullable(out, validationAccuracy);
+            writeNullable(out, testAccuracy);
+            out.writeInt(targetReachedEpoch == null ? -1 : targetReachedEpoch);
+            block.saveParameters(out);
+            out.writeInt(trainable.size());
+            for (int i = 0; i < trainable.size(); i++) {
+                writeArray(out, moment1.get(i));
+                writeArray(out, moment2.get(i));
+            }
+        }
+        Files.move(tmp, checkpointDir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        List<Path> all = checkpoints(checkpointDir);
+        for (int i = 0; i < all.size() - 2; i++) {
+            Files.deleteIfExists(all.get(i));
+        }
+    }
+
+    static List<Path> checkpoints(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().matches("checkpoint-\\d+\\.bin")).sorted(BY_NAME).toList();
+        }
+    }
+
+    /** Loads the newest checkpoint, if any; false when there is none. A checkpoint of another run is an error. */
+    boolean resumeFromNewest() throws IOException {
+        List<Path> all = checkpoints(checkpointDir);
+        if (all.isEmpty()) {
+            return false;
+        }
+        Path newest = all.get(all.size() - 1);
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(newest)))) {
+            if (!MAGIC.equals(in.readUTF())) {
+                throw new IOException(newest + " is not a Gantry checkpoint");
+            }
+            String key = in.readUTF();
+            long seed = in.readLong();
+            int batch = in.readInt();
+            if (!key.equals(spec.modelKey()) || seed != spec.seed() || batch != batchSize) {
+                throw new IOException(newest + " belongs to another run (model " + key + ", seed " + seed + ", batch "
+                        + batch + "; this run: model " + spec.modelKey() + ", seed " + spec.seed() + ", batch "
+                        + batchSize + ")");
+            }
+            epochsDone = in.readInt();
+            stepInEpoch = in.readInt();
+            globalStep = in.readLong();
+            epochLossSum = in.readDouble();
+            epochSamples = in.readInt();
+            validationLoss = readNullable(in);
+            validationAccuracy = readNullable(in);
+            testAccuracy = readNullable(in);
+            int reached = in.readInt();
+            targetReachedEpoch = reached < 0 ? null : reached;
+            block.loadParameters(manager, in);
+            int n = in.readInt();
+            if (n != trainable.size()) {
+                throw new IOException(newest + ": optimiser state for " + n + " parameters, the model has "
+                        + trainable.size());
+            }
+            for (int i = 0; i < n; i++) {
+                readArray(in, moment1.get(i));
+                readArray(in, moment2.get(i));
+            }
+        } catch (MalformedModelException e) {
+            throw new IOException(newest + ": " + e.getMessage(), e);
+        }
+        // Loaded arrays replace the initialised ones without gradient tracking (as in SacAgent).
+        trainable.clear();
+        for (Parameter p : block.getParameters().values()) {
+            if (p.requiresGradient()) {
+                p.getArray().setRequiresGradient(true);
+                trainable.add(p);
+            }
+        }
+        resumed = true;
+        return true;
+    }
+
+    private static void writeNullable(DataOutputStream out, Double v) throws IOException {
+        out.writeBoolean(v != null);
+        out.writeDouble(v == null ? 0 : v);
+    }
+
+    private static Double readNullable(DataInputStream in) throws IOException {
+        boolean present = in.readBoolean();
+        double v = in.readDouble();
+        return present ? v : null;
+    }
+
+    private static void writeArray(DataOutputStream out, NDArray a) throws IOException {
+        float[] f = a.toFloatArray();
+        out.writeInt(f.length);
+        for (float x : f) {
+            out.writeFloat(x);
+        }
+    }
+
+    private static void readArray(DataInputStream in, NDArray into) throws IOException {
+        int n = in.readInt();
+        if (n != into.size()) {
+            throw new IOException("optimiser state of " + n + " values for a parameter of " + into.size());
+        }
+        float[] f = new float[n];
+        for (int i = 0; i < n; i++) {
+            f[i] = in.readFloat();
+        }
+        into.set(f);
+    }
+
+    /** Every trainable and running value of the model, in order: what "the same weights" compares. */
+    void writeWeights(OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(out);
+        block.saveParameters(data);
+        data.flush();
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+
+}
