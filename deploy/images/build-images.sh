@@ -12,7 +12,8 @@ source "$HERE/engine.sh"
 VERSION=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$ROOT/pom.xml" | head -1)
 [ "${1:-}" = --version ] && { VERSION=$2; shift 2; }
 SERVICES=(metrics-ingest job-tuner priority-accounting sac-scheduler pod-dispatcher)
-ALL=(kafka postgres prometheus "${SERVICES[@]}" job-runner)
+# job-runner before pod-dispatcher, whose image takes the runner from it.
+ALL=(kafka postgres prometheus metrics-ingest job-tuner priority-accounting sac-scheduler job-runner pod-dispatcher)
 [ $# -gt 0 ] && WANTED=("$@") || WANTED=("${ALL[@]}")
 WORK="$ROOT/target/images"
 mkdir -p "$WORK"
@@ -63,7 +64,12 @@ for image in "${WANTED[@]}"; do
       app="$ROOT/services/priority-accounting/target/pg"
       [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build with -Pimages" >&2; exit 1; }
       build "localhost/gantry/priority-accounting:$VERSION-pg" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port priority-accounting)" ;;
-    metrics-ingest|job-tuner|sac-scheduler|pod-dispatcher)
+    pod-dispatcher)
+      app="$ROOT/services/pod-dispatcher/target/quarkus-app"
+      [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
+      build "localhost/gantry/pod-dispatcher:$VERSION" "$HERE/pod-dispatcher.Containerfile" "$app" \
+        --build-arg PORT="$(service_port pod-dispatcher)" --build-arg VERSION="$VERSION" ;;
+    metrics-ingest|job-tuner|sac-scheduler)
       app="$ROOT/services/$image/target/quarkus-app"
       [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
       build "localhost/gantry/$image:$VERSION" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port "$image")" ;;

@@ -11,20 +11,24 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 18: the system in containers, as a user starts it. {@code ./gantry compose up} (the real broker, PostgreSQL,
  * the five services and Prometheus from docker-compose.yml, on the images built by {@code -Pimages}); every
  * service's {@code /q/health/ready} answers UP through its published port; the README's console-producer example
- * submits a job, and {@code JobCompleted} appears on the lifecycle topic; {@code docker-compose down -v} leaves no
+ * submits a job, and {@code JobCompleted} appears on the lifecycle topic; a real training job runs in pod-dispatcher's
+ * container and reports its {@code JobResult}; {@code docker-compose down -v} leaves no
  * container, volume or network of the project behind.
  */
 class ComposeSystemTest {
 
     private static final String JOB = "all-gpus-1";
+    private static final String REAL_JOB = "compose-real-iris-1";
 
     @Test
     void composeUpRunsAJobFromTheReadmeExampleAndDownLeavesNothing() throws Exception {
@@ -57,6 +61,23 @@ class ComposeSystemTest {
                 List<TopicProbe.Seen> completed = probe.await(Topics.JOBS_LIFECYCLE, 1, Duration.ofMinutes(3),
                         r -> r.value().contains("\"JobCompleted\"") && r.value().contains("\"jobId\":\"" + JOB + "\""));
                 assertEquals(1, completed.size());
+
+                // A real training job (README "Real training jobs"): pod-dispatcher's container runs the job runner it
+                // carries on the mounted datasets; its JobResult and then JobCompleted come back on the topic.
+                probe.send(Topics.JOBS_SUBMITTED, REAL_JOB, "{\"type\":\"JobSubmitted\",\"eventId\":\"" + UUID.randomUUID()
+                        + "\",\"schemaVersion\":1,\"occurredAt\":\"" + Instant.now() + "\",\"jobId\":\"" + REAL_JOB
+                        + "\",\"user\":\"alice\",\"tasks\":1,\"perTask\":{\"gpuMilli\":0,\"cpuMilli\":1000,\"memoryMib\":1024},"
+                        + "\"training\":{\"model\":{\"layers\":[{\"id\":\"in\",\"type\":\"Input\"},"
+                        + "{\"id\":\"h\",\"type\":\"Linear\",\"params\":{\"units\":8}},{\"id\":\"r\",\"type\":\"ReLU\"},"
+                        + "{\"id\":\"out\",\"type\":\"Output\"}],\"edges\":[{\"from\":\"in\",\"to\":\"h\"},"
+                        + "{\"from\":\"h\",\"to\":\"r\"},{\"from\":\"r\",\"to\":\"out\"}]},\"dataset\":\"iris\","
+                        + "\"optimizer\":\"adam\",\"learningRate\":0.05,\"batchSize\":16,\"epochs\":5,\"seed\":7}}");
+                List<TopicProbe.Seen> ended = probe.await(Topics.JOBS_LIFECYCLE, 2, Duration.ofMinutes(5),
+                        r -> r.value().contains("\"jobId\":\"" + REAL_JOB + "\"")
+                                && (r.value().contains("\"JobResult\"") || r.value().contains("\"JobCompleted\"")
+                                    || r.value().contains("\"JobFailed\"") || r.value().contains("\"JobRejected\"")));
+                assertTrue(ended.get(0).value().contains("\"JobResult\""), "the real job's first end event: " + ended.get(0).value());
+                assertTrue(ended.get(1).value().contains("\"JobCompleted\""), "the real job's second end event: " + ended.get(1).value());
             }
             stack.saveLogs();
 
