@@ -22,15 +22,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** docker-compose.yml checked against the services' sources and shared-events (issue 7). */
+/**
+ * docker-compose.yml checked against the services' sources, the image files of deploy/images and shared-events
+ * (issues 7 and 18). container-tests starts it for real.
+ */
 class DockerComposeTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -65,13 +66,24 @@ class DockerComposeTest {
         return s;
     }
 
+    /** The Kafka image's entry point: embedded-kafka's broker, on the port every service is told. */
+    static String kafkaEntrypoint() throws IOException {
+        return Files.readString(ServiceSources.ROOT.resolve("deploy/images/kafka.Containerfile"));
+    }
+
+    /** The compose file's image reference for a Gantry image: local, its tag movable by GANTRY_IMAGE_TAG. */
+    static String localImage(String builtImage) {
+        String version = ServiceSources.projectVersion();
+        return "localhost/" + builtImage.replace(":" + version, ":${GANTRY_IMAGE_TAG:-" + version + "}");
+    }
+
     @Test
-    void everyGantryServiceHasItsImageKafkaAndAHealthCheck() {
-        // The broker's address inside the compose network: its service name and the PLAINTEXT listener's port.
-        Map<String, String> kafkaEnv = env(service("kafka"));
-        Matcher listener = Pattern.compile("(?:^|,)PLAINTEXT://[^:,]*:(\\d+)").matcher(kafkaEnv.getOrDefault("KAFKA_LISTENERS", ""));
-        assertTrue(listener.find(), "kafka has no PLAINTEXT listener");
-        String bootstrap = "kafka:" + listener.group(1);
+    void everyGantryServiceHasItsImageKafkaAndAHealthCheck() throws IOException {
+        // The broker's address inside the compose network: the host it advertises and the port its image listens on.
+        Matcher port = Pattern.compile("--port (\\d+)").matcher(kafkaEntrypoint());
+        assertTrue(port.find(), "the Kafka image sets no --port");
+        String bootstrap = env(service("kafka")).get("KAFKA_ADVERTISED_HOST") + ":" + port.group(1);
+        assertEquals("kafka:9092", bootstrap);
         assertTrue(service("kafka").path("healthcheck").path("test").size() > 0, "kafka has no health check");
 
         for (String name : Topics.SERVICES) {
@@ -79,17 +91,20 @@ class DockerComposeTest {
             JsonNode s = service(name);
             Map<String, String> env = env(s);
             String profile = env.get("QUARKUS_PROFILE");
-            assertEquals(src.image(profile), s.path("image").asText(), name + " image (what Jib builds)");
+            assertEquals(localImage(src.image(profile)), s.path("image").asText(), name + " image (what -Pimages builds)");
             assertEquals(bootstrap, env.get("KAFKA_BOOTSTRAP_SERVERS"), name + " KAFKA_BOOTSTRAP_SERVERS");
-            // Started only once every topic exists (auto-creation is off, as on Kubernetes).
-            assertEquals("service_completed_successfully", s.path("depends_on").path("kafka-init").path("condition").asText(),
-                    name + " must wait for kafka-init");
+            // Started only once the broker is healthy, which it is once every topic exists.
+            assertEquals("service_healthy", s.path("depends_on").path("kafka").path("condition").asText(),
+                    name + " must wait for a healthy kafka");
+            assertEquals("unless-stopped", s.path("restart").asText(), name + " restart policy");
             JsonNode test = s.path("healthcheck").path("test");
             assertTrue(test.isArray() && test.size() > 1, name + " has no health check");
             String command = test.toString();
             assertTrue(command.contains(src.healthPath("ready")), name + " health check does not ask " + src.healthPath("ready"));
             assertTrue(command.contains("/" + src.httpPort()), name + " health check does not use port " + src.httpPort());
-            assertTrue(portsPublished(s).contains(src.httpPort() + ":" + src.httpPort()), name + " port not published");
+            String published = "${GANTRY_COMPOSE_" + name.toUpperCase().replace('-', '_') + "_PORT:-" + src.httpPort() + "}:"
+                    + src.httpPort();
+            assertTrue(portsPublished(s).contains(published), name + " port not published as " + published);
         }
         assertEquals("simulated", env(service("pod-dispatcher")).get("GANTRY_DISPATCHER_CLUSTER"));
     }
@@ -122,23 +137,18 @@ class DockerComposeTest {
 
     /** Promoted policy versions must outlive a re-created container, and the image's user must be able to write them. */
     @Test
-    void schedulerKeepsPromotedPolicyVersionsOnANamedVolume() {
+    void schedulerKeepsPromotedPolicyVersionsOnANamedVolume() throws IOException {
         JsonNode scheduler = service("sac-scheduler");
         String dataDir = env(scheduler).get(ServiceSources.DATA_DIR_ENV);
         assertNotNull(dataDir, "sac-scheduler sets no " + ServiceSources.DATA_DIR_ENV);
         String volume = namedVolumeAt(scheduler, dataDir);
         assertTrue(compose.path("volumes").has(volume), volume + " is not a named volume of the compose file");
-        // Something owned by the image's user must hand the new (root-owned) volume over before the service starts.
-        boolean handedOver = false;
-        for (var it = scheduler.path("depends_on").properties().iterator(); it.hasNext(); ) {
-            var dep = it.next();
-            JsonNode init = service(dep.getKey());
-            if ("service_completed_successfully".equals(dep.getValue().path("condition").asText())
-                    && init.path("entrypoint").toString().contains("chown") && volume.equals(namedVolumeAt(init, dataDir))) {
-                handedOver = true;
-            }
-        }
-        assertTrue(handedOver, "no one-shot step chowns " + volume + " before sac-scheduler starts");
+        // A new named volume starts with the owner of the directory it is mounted on: the image's user must own it.
+        String image = Files.readString(ServiceSources.ROOT.resolve("deploy/images/service.Containerfile"));
+        Matcher user = Pattern.compile("(?m)^USER (\\d+)").matcher(image);
+        assertTrue(user.find(), "the service image sets no USER");
+        assertTrue(image.contains("chown " + user.group(1) + ":0 " + dataDir),
+                "the service image does not hand " + dataDir + " to its user " + user.group(1));
     }
 
     private static String namedVolumeAt(JsonNode service, String path) {
@@ -159,22 +169,25 @@ class DockerComposeTest {
         assertEquals("/simulated-cluster/metrics", source.getPath());
     }
 
+    /**
+     * The broker is ./gantry up's own (EmbeddedKafkaBroker creates every topic of Topics.all(), compacting user
+     * priorities, before it writes its ready file), and compose calls it healthy only once that file exists.
+     */
     @Test
-    void kafkaInitCreatesEveryTopicWithItsCleanupPolicy() {
-        String script = service("kafka-init").path("command").toString().replace("\\n", "\n");
-        Map<String, String> created = new TreeMap<>();
-        Matcher m = Pattern.compile("--topic (\\S+)[^\\n]*?cleanup\\.policy=(\\w+)").matcher(script);
-        while (m.find()) {
-            created.put(m.group(1), m.group(2));
-        }
-        assertEquals(new TreeSet<>(Topics.all()), new TreeSet<>(created.keySet()));
-        created.forEach((topic, policy) ->
-                assertEquals(topic.equals(Topics.USERS_PRIORITY) ? "compact" : "delete", policy, topic));
-        assertEquals("false", env(service("kafka")).get("KAFKA_AUTO_CREATE_TOPICS_ENABLE"));
+    void kafkaIsTheEmbeddedBrokerAndHealthyOnlyOnceItsTopicsExist() throws IOException {
+        String entry = kafkaEntrypoint();
+        assertTrue(entry.contains("io.gantry.kafka.EmbeddedKafkaBroker"), "the Kafka image does not run EmbeddedKafkaBroker");
+        Matcher ready = Pattern.compile("--ready-file (\\S+?)[\"\\s]").matcher(entry);
+        assertTrue(ready.find(), "the Kafka image writes no ready file");
+        assertTrue(service("kafka").path("healthcheck").path("test").toString().contains(ready.group(1)),
+                "kafka's health check does not test " + ready.group(1));
+        assertEquals(localImage("gantry/kafka:" + ServiceSources.projectVersion()), service("kafka").path("image").asText());
     }
 
     @Test
     void prometheusScrapesEveryServiceAndGrafanaReadsPrometheus() throws IOException {
+        // The repository's configuration is what the Prometheus container reads.
+        assertTrue(service("prometheus").path("volumes").toString().contains("./prometheus/prometheus.yml:/etc/prometheus/prometheus.yml"));
         JsonNode prom = YAML.readTree(ServiceSources.ROOT.resolve("prometheus/prometheus.yml").toFile());
         for (String name : Topics.SERVICES) {
             ServiceSources src = ServiceSources.of(name);
@@ -202,7 +215,7 @@ class DockerComposeTest {
 
     /**
      * The services' health check runs for real with bash against a local HTTP server: ready (200) passes, not
-     * ready (503) and nothing listening fail. It has to work without curl or wget, which the Jib base image may lack.
+     * ready (503) and nothing listening fail. It has to work without curl or wget, which the images do not carry.
      */
     @Test
     void serviceHealthCheckCommandTellsReadyFromNotReady() throws Exception {

@@ -39,6 +39,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final int partitions;
+    /** Interface the client listener(s) bind to, and the host the client listener advertises. */
+    private String bindHost = "localhost";
+    private String advertisedHost = "localhost";
+    /** A second client listener (0 = none), e.g. the port a container publishes, advertised as {@link #externalAdvertised}. */
+    private int externalPort;
+    private String externalAdvertised;
     private KafkaRaftServer server;
 
     /**
@@ -51,6 +57,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         this.port = port == 0 ? freePort() : port;
         this.controllerPort = freePort();
         this.partitions = partitions;
+    }
+
+    /**
+     * Where the broker listens and what it tells clients, for a broker in a container: {@code bindHost} (e.g.
+     * {@code 0.0.0.0}) and {@code advertisedHost} (e.g. the compose service name {@code kafka}) for the client port;
+     * {@code externalPort} > 0 adds a second client listener on that port, advertised as {@code externalAdvertised}
+     * ({@code host:port}, e.g. the port published on the host). Call before {@link #start()}.
+     */
+    public EmbeddedKafkaBroker listeners(String bindHost, String advertisedHost, int externalPort, String externalAdvertised) {
+        this.bindHost = bindHost;
+        this.advertisedHost = advertisedHost;
+        this.externalPort = externalPort;
+        this.externalAdvertised = externalAdvertised;
+        return this;
     }
 
     public synchronized EmbeddedKafkaBroker start() {
@@ -120,11 +140,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         p.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-        p.put("listeners", "PLAINTEXT://localhost:" + port + ",CONTROLLER://localhost:" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
+        String listeners = "PLAINTEXT://" + bindHost + ":" + port + ",CONTROLLER://localhost:" + controllerPort;
+        String advertised = "PLAINTEXT://" + advertisedHost + ":" + port;
+        String protocols = "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT";
+        if (externalPort > 0) {
+            listeners += ",EXTERNAL://" + bindHost + ":" + externalPort;
+            advertised += ",EXTERNAL://" + externalAdvertised;
+            protocols += ",EXTERNAL:PLAINTEXT";
+        }
+        p.put("listeners", listeners);
+        p.put("advertised.listeners", advertised);
         p.put("controller.listener.names", "CONTROLLER");
         p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("listener.security.protocol.map", protocols);
         p.put("log.dirs", dataDir.resolve("logs").toString());
         p.put("num.partitions", String.valueOf(partitions));
         p.put("offsets.topic.replication.factor", "1");
@@ -168,29 +196,53 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * Runs the broker as a process until it is terminated: {@code --dir DIR --port PORT [--partitions N]}.
-     * Prints {@code READY <bootstrap>} once the broker is up and the Gantry topics exist.
+     * Runs the broker as a process until it is terminated: {@code --dir DIR --port PORT [--partitions N]}, and in a
+     * container {@code --bind HOST --advertised-host HOST [--external-port P --external-advertised HOST:PORT]} (see
+     * {@link #listeners}). Prints {@code READY <bootstrap>} once the broker is up and the Gantry topics exist, and then
+     * writes {@code --ready-file F} if given (deleted first: a container's health check tests it).
      */
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(".gantry/kafka");
         int port = 9092;
         int partitions = 3;
+        String bind = "localhost";
+        String advertisedHost = "localhost";
+        int externalPort = 0;
+        String externalAdvertised = null;
+        Path readyFile = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+                case "--bind" -> bind = args[++i];
+                case "--advertised-host" -> advertisedHost = args[++i];
+                case "--external-port" -> externalPort = Integer.parseInt(args[++i]);
+                case "--external-advertised" -> externalAdvertised = args[++i];
+                case "--ready-file" -> readyFile = Path.of(args[++i]);
                 default -> {
-                    System.err.println("usage: EmbeddedKafkaBroker [--dir DIR] [--port PORT] [--partitions N]; unknown: " + args[i]);
+                    System.err.println("usage: EmbeddedKafkaBroker [--dir DIR] [--port PORT] [--partitions N] [--bind HOST]"
+                            + " [--advertised-host HOST] [--external-port P --external-advertised HOST:PORT] [--ready-file F]; unknown: " + args[i]);
                     System.exit(2);
                 }
             }
         }
-        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, port, partitions).start();
+        if (externalPort > 0 && externalAdvertised == null) {
+            System.err.println("--external-port needs --external-advertised HOST:PORT (what clients outside are told)");
+            System.exit(2);
+        }
+        if (readyFile != null) {
+            Files.deleteIfExists(readyFile);
+        }
+        EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, port, partitions)
+                .listeners(bind, advertisedHost, externalPort, externalAdvertised).start();
         Runtime.getRuntime().addShutdownHook(new Thread(broker::close, "kafka-shutdown"));
         broker.createGantryTopics();
         System.out.println("READY " + broker.bootstrapServers());
         System.out.flush();
+        if (readyFile != null) {
+            Files.writeString(readyFile, broker.bootstrapServers() + "\n");
+        }
         Thread.currentThread().join();
     }
 }

@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * grafana/dashboards/: the five dashboards exist, are wired to the provisioned datasource, and every panel's PromQL
+ * grafana/dashboards/: the six dashboards exist, are wired to the provisioned datasource, and every panel's PromQL
  * is accepted by a real Prometheus started with the project's own prometheus.yml (and so its alerts.yml).
  * That each query also returns data from the running system is {@link EmbeddedSystemMonitoringTest}'s part.
  */
 class DashboardQueriesTest {
 
     @Test
-    void theFiveDashboardsUseTheProvisionedDatasourceAndEveryPanelHasAQuery() throws IOException {
+    void theSixDashboardsUseTheProvisionedDatasourceAndEveryPanelHasAQuery() throws IOException {
         String datasource = Files.readString(Tools.ROOT.resolve("grafana/provisioning/datasources/prometheus.yml"));
         Set<String> titles = new HashSet<>();
         Set<String> uids = new HashSet<>();
@@ -42,7 +42,21 @@ class DashboardQueriesTest {
             }
         }
         assertEquals(Set.of("Gantry / Cluster", "Gantry / Scheduler", "Gantry / Fairness", "Gantry / Learner",
-                "Gantry / Pipeline"), titles);
+                "Gantry / Pipeline", "Gantry / Jobs"), titles);
+    }
+
+    @Test
+    void theJobsDashboardHasATrainingProgressPanelPerJobAndUser() throws IOException {
+        List<Dashboards.Query> jobs = Dashboards.queries().stream()
+                .filter(q -> q.dashboard().equals("Gantry / Jobs")).toList();
+        Dashboards.Query progress = jobs.stream().filter(q -> q.panel().equals("Training progress")).findFirst()
+                .orElseThrow(() -> new AssertionError("no Training progress panel: " + jobs));
+        assertTrue(progress.expr().contains("gantry_job_progress") && progress.expr().contains("job_id")
+                && progress.expr().contains("user"), progress.toString());
+        for (String metric : List.of("gantry_job_epoch", "gantry_job_loss", "gantry_job_accuracy",
+                "gantry_job_samples_per_second")) {
+            assertTrue(jobs.stream().anyMatch(q -> q.expr().contains(metric)), metric + " has no panel: " + jobs);
+        }
     }
 
     @Test

@@ -9,11 +9,19 @@ import java.util.List;
  * @param nodes     where each task runs ({@code nodes.get(i)} holds task i)
  * @param startedAt when this stint began (a preempted job that resumes starts a new stint)
  * @param attainedGpuSecondsAtStart GPU-seconds the job had received before this stint
+ * @param preemptible whether a policy may stop it (false for a job submitted as not preemptible, and for every job
+ *                    when the caller cannot stop jobs); a policy sees it either way, as room that is taken
  */
-public record RunningJob(JobRequest job, List<String> nodes, double startedAt, double attainedGpuSecondsAtStart) {
+public record RunningJob(JobRequest job, List<String> nodes, double startedAt, double attainedGpuSecondsAtStart,
+                         boolean preemptible) {
 
     public RunningJob {
         nodes = List.copyOf(nodes);
+    }
+
+    /** A running job that may be stopped. */
+    public RunningJob(JobRequest job, List<String> nodes, double startedAt, double attainedGpuSecondsAtStart) {
+        this(job, nodes, startedAt, attainedGpuSecondsAtStart, true);
     }
 
     /** Service received up to {@code now}: earlier stints plus this one. */

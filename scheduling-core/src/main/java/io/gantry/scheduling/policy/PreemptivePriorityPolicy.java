@@ -81,6 +81,9 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         // Victims are tried least urgent first.
         List<Keyed<RunningJob>> victims = new ArrayList<>(ctx.running().size());
         for (RunningJob r : ctx.running()) {
+            if (!r.preemptible()) {
+                continue; // room that is taken, not ours to free
+            }
             victims.add(new Keyed<>(r, r.job(), urgency(r.job(), r.attainedGpuSecondsAt(ctx.now()), ctx)));
         }
         victims.sort(mostUrgentFirst.reversed());

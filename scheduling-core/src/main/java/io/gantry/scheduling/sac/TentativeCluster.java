@@ -95,8 +95,9 @@ final class TentativeCluster {
                     known &= i != null;
                     on[k] = i == null ? -1 : i;
                 }
-                // A job on a node the scheduler no longer sees (cordoned) is not ours to stop.
-                if (known) {
+                // A job on a node the scheduler no longer sees (cordoned), or submitted as not preemptible, is not
+                // ours to stop.
+                if (known && r.preemptible()) {
                     v.add(new Victim(r.job().id(), r.job().perTask(), on, r.job().gpus(),
                             Features.priorUrgencyGpuS(r.job(), r.attainedGpuSecondsAt(now))));
                 }

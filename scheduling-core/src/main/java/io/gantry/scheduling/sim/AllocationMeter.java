@@ -1,5 +1,6 @@
 package io.gantry.scheduling.sim;
 
+import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeState;
@@ -13,7 +14,7 @@ import java.util.Map;
  * Per-node GPU shares are kept as a running sum and sum of squares, so the node-balance CV costs
  * O(1) per event instead of O(nodes).
  */
-final class AllocationMeter {
+final class AllocationMeter implements SchedulingEngine.Allocator {
 
     private final ClusterState cluster;
     private final Resources capacity;
@@ -41,7 +42,8 @@ final class AllocationMeter {
         }
     }
 
-    void allocate(JobRequest job, List<String> nodes) {
+    @Override
+    public void allocate(JobRequest job, List<String> nodes) {
         for (String node : nodes) {
             // ClusterState refuses over-allocation: a policy that over-commits fails the replay loudly.
             cluster.allocate(node, job.perTask());
@@ -51,7 +53,8 @@ final class AllocationMeter {
         maxGpuRatioSeen = Math.max(maxGpuRatioSeen, gpuRatio());
     }
 
-    void release(JobRequest job, List<String> nodes) {
+    @Override
+    public void release(JobRequest job, List<String> nodes) {
         for (String node : nodes) {
             cluster.release(node, job.perTask());
             refresh(node);

@@ -1,25 +1,19 @@
 package io.gantry.scheduling.sim;
 
 import io.gantry.scheduling.fairness.FairShareTracker;
+import io.gantry.scheduling.engine.SchedulingEngine;
+import io.gantry.scheduling.engine.VirtualClock;
 import io.gantry.scheduling.fairness.TenantServiceMeter;
-import io.gantry.scheduling.framework.Decision;
-import io.gantry.scheduling.framework.GangPlacer;
-import io.gantry.scheduling.framework.OrderedQueueScheduling;
-import io.gantry.scheduling.framework.SortedPendingQueue;
-import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.RunningJob;
-import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
-import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.predict.DurationPredictor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,13 +28,9 @@ import java.util.Set;
  * exactly its true duration once it holds its whole gang; a preempted job keeps its progress and, with
  * {@link #withPreemptionCost}, pays a fixed restart time each time it resumes (free by default).
  *
- * <p>Cost: a policy with a fixed queue order ({@link OrderedQueueScheduling}) gets the pending jobs
- * kept sorted between rounds (O(log queue) per arrival and start) and walks them from the front only
- * until nothing fits; any other policy is handed the whole pending queue, O(queue) per round. Either
- * way the engine skips work it can prove useless: when nothing was released
- * since the last round and the policy never lets a non-fitting job block others
- * ({@link SchedulingPolicy#skipsJobsThatDoNotFit()}), every older pending job already failed to
- * fit in more free space than there is now, so only the newly arrived jobs are offered.
+ * <p>The queue, the running jobs and each round's rules (which jobs a round offers, stopping victims, gang checks,
+ * wake-ups) are the {@link SchedulingEngine}'s, the same engine the live sac-scheduler drives; the simulator adds only
+ * virtual time ({@link VirtualClock}), completions, OOM kills and the meters.
  *
  * <p>Fair share (optional, {@link FairShareTracker}): each pending job's {@link JobRequest#priority()} becomes its
  * trace priority plus its tenant's dynamic fair-share priority, recomputed every refresh interval; the pending
@@ -49,13 +39,17 @@ import java.util.Set;
  */
 public final class Simulator {
 
+    /** Told what every round did, for tests that compare the simulator with the live scheduler. */
+    @FunctionalInterface
+    public interface RoundObserver {
+        void round(double now, List<RunningJob> started, List<RunningJob> stopped);
+    }
+
     /** Told about progress now and then; {@code done} of {@code total} jobs have finished. */
     @FunctionalInterface
     public interface ProgressListener {
         void progress(int done, int total);
     }
-
-    private static final double WAKE_EPSILON_S = 1e-6;
 
     private final List<NodeSpec> nodes;
     private final SchedulingPolicy policy;
@@ -63,6 +57,7 @@ public final class Simulator {
     private final FairShareTracker.Settings fairShare;
     private final OomModel oom;
     private final double preemptionCostS;
+    private RoundObserver observer;
 
     /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
@@ -102,6 +97,12 @@ public final class Simulator {
         return new Simulator(nodes, policy, predictor, fairShare, oom, seconds);
     }
 
+    /** Tells {@code observer} what each round started and stopped (null for no one); returns this simulator. */
+    public Simulator observedBy(RoundObserver observer) {
+        this.observer = observer;
+        return this;
+    }
+
     private static final class Run {
         /** The job as queued: with fair share its priority is replaced as its tenant's priority changes. */
         JobRequest job;
@@ -136,39 +137,56 @@ public final class Simulator {
                 throw new IllegalArgumentException("job " + j.id() + " has no valid duration: " + j.trueDurationS());
             }
         }
-        ClusterState cluster = new ClusterState(nodes);
-        AllocationMeter meter = new AllocationMeter(cluster);
-        Map<String, Run> pending = new LinkedHashMap<>();
-        // With a fixed queue order the pending jobs are also kept sorted, so a round walks them from the
-        // front instead of handing the whole queue to the policy to sort again.
-        OrderedQueueScheduling ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null
-                ? o : null;
-        SortedPendingQueue sorted = ordered == null ? null : new SortedPendingQueue(ordered.fixedQueueOrder());
-        Map<String, Run> running = new LinkedHashMap<>();
-        Map<String, Double> pendingAttained = new HashMap<>();
-        PriorityQueue<Completion> completions = new PriorityQueue<>(
-                Comparator.comparingDouble(Completion::time).thenComparingLong(Completion::seq));
-        long seq = 0;
-        List<JobOutcome> outcomes = new ArrayList<>(jobs.size());
-        DoubleSeries allocTimes = new DoubleSeries();
-        DoubleSeries allocRatios = new DoubleSeries();
-        double clusterGpus = 0;
-        for (NodeSpec n : nodes) {
-            clusterGpus += n.capacity().gpus();
+        Replay replay = new Replay(jobs, listener);
+        while (replay.step()) {
+            // one event time per step
         }
-        TenantServiceMeter service = new TenantServiceMeter(clusterGpus);
-        FairShareTracker fair = fairShare == null ? null : new FairShareTracker(fairShare);
-        Map<String, Set<Run>> pendingByTenant = new HashMap<>();
+        return replay.result(wallStart);
+    }
 
-        long rounds = 0;
-        int oomKills = 0;
-        int next = 0;
-        double now = jobs.isEmpty() ? 0 : jobs.get(0).submitTime();
-        double start = now;
-        double wakeAt = Double.NaN;
-        int reportEvery = Math.max(1, jobs.size() / 200);
+    /**
+     * One replay: the event queue and what the simulator measures around the {@link SchedulingEngine}, which holds
+     * the queue, the running jobs and the rules of a round.
+     */
+    private final class Replay {
+        private final List<JobRequest> jobs;
+        private final ProgressListener listener;
+        private final ClusterState cluster = new ClusterState(nodes);
+        private final AllocationMeter meter = new AllocationMeter(cluster);
+        private final SchedulingEngine engine = new SchedulingEngine(policy, cluster, meter, true);
+        private final VirtualClock clock;
+        private final Map<String, Run> runs = new HashMap<>();
+        private final Map<String, Run> running = new LinkedHashMap<>();
+        private final PriorityQueue<Completion> completions = new PriorityQueue<>(
+                Comparator.comparingDouble(Completion::time).thenComparingLong(Completion::seq));
+        private final List<JobOutcome> outcomes;
+        private final DoubleSeries allocTimes = new DoubleSeries();
+        private final DoubleSeries allocRatios = new DoubleSeries();
+        private final TenantServiceMeter service;
+        private final FairShareTracker fair = fairShare == null ? null : new FairShareTracker(fairShare);
+        private final Map<String, Set<Run>> pendingByTenant = new HashMap<>();
+        private final int reportEvery;
+        private final double start;
+        private long seq;
+        private int oomKills;
+        private int next;
 
-        while (true) {
+        Replay(List<JobRequest> jobs, ProgressListener listener) {
+            this.jobs = jobs;
+            this.listener = listener;
+            this.outcomes = new ArrayList<>(jobs.size());
+            double clusterGpus = 0;
+            for (NodeSpec n : nodes) {
+                clusterGpus += n.capacity().gpus();
+            }
+            this.service = new TenantServiceMeter(clusterGpus);
+            this.start = jobs.isEmpty() ? 0 : jobs.get(0).submitTime();
+            this.clock = new VirtualClock(start);
+            this.reportEvery = Math.max(1, jobs.size() / 200);
+        }
+
+        /** Moves to the next event time, applies its events and runs a round; false when no event is left. */
+        boolean step() {
             while (!completions.isEmpty() && isStale(completions.peek(), running)) {
                 completions.poll();
             }
@@ -179,17 +197,35 @@ public final class Simulator {
             if (!completions.isEmpty()) {
                 t = Math.min(t, completions.peek().time());
             }
-            if (!Double.isNaN(wakeAt)) {
-                t = Math.min(t, wakeAt);
+            if (!Double.isNaN(engine.wakeAt())) {
+                t = Math.min(t, engine.wakeAt());
             }
             if (t == Double.POSITIVE_INFINITY) {
-                break;
+                return false;
             }
-            meter.advance(t - now);
-            service.advance(t - now);
-            now = t;
+            meter.advance(t - clock.now());
+            service.advance(t - clock.now());
+            clock.advanceTo(t);
+            completeDue();
+            admit(arrivals());
+            SchedulingEngine.Round round = engine.round(clock.now());
+            if (round.ran()) {
+                if (observer != null) {
+                    observer.round(clock.now(), round.started(), round.stopped());
+                }
+                round.stopped().forEach(this::preempted);
+                round.started().forEach(this::started);
+                double ratio = meter.gpuRatio();
+                if (allocRatios.size() == 0 || allocRatios.last() != ratio) {
+                    allocTimes.add(clock.now());
+                    allocRatios.add(ratio);
+                }
+            }
+            return true;
+        }
 
-            boolean released = false;
+        private void completeDue() {
+            double now = clock.now();
             while (!completions.isEmpty() && completions.peek().time() <= now) {
                 Completion c = completions.poll();
                 if (isStale(c, running)) {
@@ -197,15 +233,14 @@ public final class Simulator {
                 }
                 Run r = c.run();
                 running.remove(r.job.id());
-                meter.release(r.job, r.current.nodes());
+                engine.release(r.job.id());
                 service.finished(r.job.user(), r.job.gpus());
                 if (fair != null) {
                     fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
                 }
-                released = true;
                 if (c.oomKill()) {
                     oomKills++;
-                    resubmitAfterOom(r, now, fair, service, sorted, pending, pendingByTenant, pendingAttained);
+                    resubmitAfterOom(r, now);
                     continue;
                 }
                 outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
@@ -217,186 +252,115 @@ public final class Simulator {
                     listener.progress(outcomes.size(), jobs.size());
                 }
             }
-            List<JobRequest> arrived = new ArrayList<>();
-            List<Run> arrivedRuns = new ArrayList<>();
-            while (next < jobs.size() && jobs.get(next).submitTime() <= now) {
+        }
+
+        private List<Run> arrivals() {
+            List<Run> arrived = new ArrayList<>();
+            while (next < jobs.size() && jobs.get(next).submitTime() <= clock.now()) {
                 JobRequest j = jobs.get(next++);
                 if (predictor != null) {
                     j = withPrediction(j, predictor.predict(j));
                 }
                 Run r = new Run(j);
-                pending.put(j.id(), r);
+                runs.put(j.id(), r);
                 service.arrived(j.user(), j.gpus());
-                arrivedRuns.add(r);
+                arrived.add(r);
             }
+            return arrived;
+        }
+
+        /** Queues the jobs that arrived now, at their tenants' fair-share priority if there is fair share. */
+        private void admit(List<Run> arrived) {
             if (fair != null) {
                 boolean newTenant = false;
-                for (Run r : arrivedRuns) {
+                for (Run r : arrived) {
                     newTenant |= fair.register(r.job.user());
                 }
-                if (newTenant || fair.refreshDue(now)) {
-                    for (String tenant : fair.refresh(now)) {
+                if (newTenant || fair.refreshDue(clock.now())) {
+                    for (String tenant : fair.refresh(clock.now())) {
                         for (Run r : pendingByTenant.getOrDefault(tenant, Set.of())) {
-                            reprice(r, fair, sorted);
+                            r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
+                            engine.reprice(r.job);
                         }
                     }
                 }
-                for (Run r : arrivedRuns) {
+                for (Run r : arrived) {
                     r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
                     pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
                 }
             }
-            for (Run r : arrivedRuns) {
-                if (sorted != null) {
-                    sorted.add(r.job);
-                }
-                arrived.add(r.job);
+            for (Run r : arrived) {
+                engine.submit(r.job, true);
             }
-            boolean woken = !Double.isNaN(wakeAt) && wakeAt <= now;
-            if (woken) {
-                wakeAt = Double.NaN;
-            }
-            if (pending.isEmpty()) {
-                continue;
-            }
-            boolean onlyArrivals = !released && !woken && policy.skipsJobsThatDoNotFit();
-            if (onlyArrivals && arrived.isEmpty()) {
-                continue;
-            }
-            rounds++;
-            Decision d;
-            if (sorted != null) {
-                Iterator<JobRequest> inOrder;
-                Resources smallest;
-                if (onlyArrivals) {
-                    arrived.sort(sorted.order());
-                    inOrder = arrived.iterator();
-                    smallest = GangPlacer.smallestRequest(arrived);
-                } else {
-                    inOrder = sorted.inOrder();
-                    smallest = sorted.smallestRequest();
-                }
-                d = Decision.placeOnly(ordered.scheduleInOrder(now, cluster, inOrder, smallest));
-            } else {
-                List<JobRequest> offered = arrived;
-                if (!onlyArrivals) {
-                    offered = new ArrayList<>(pending.size());
-                    for (Run r : pending.values()) {
-                        offered.add(r.job);
-                    }
-                }
-                List<RunningJob> runningNow = new ArrayList<>(running.size());
-                for (Run r : running.values()) {
-                    runningNow.add(r.current);
-                }
-                d = policy.decide(new SchedulingContext(now, offered, cluster, runningNow, pendingAttained));
-            }
+        }
 
-            for (String id : d.preemptions()) {
-                Run r = running.remove(id);
-                if (r == null) {
-                    throw new IllegalStateException(policy.name() + " preempted " + id + ", which is not running");
-                }
-                double ran = now - r.current.startedAt();
-                r.remainingS = Math.max(0, r.remainingS - ran) + preemptionCostS;
-                r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
-                r.preemptions++;
-                r.stint++;
-                meter.release(r.job, r.current.nodes());
-                service.preempted(r.job.user(), r.job.gpus());
-                if (fair != null) {
-                    fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
-                    r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
-                    pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
-                }
-                r.current = null;
-                pending.put(id, r);
-                if (sorted != null) {
-                    sorted.add(r.job);
-                }
-                pendingAttained.put(id, r.attainedGpuS);
+        /** A victim keeps its progress and waits again; with a preemption cost it needs that much more run time. */
+        private void preempted(RunningJob stopped) {
+            double now = clock.now();
+            Run r = running.remove(stopped.job().id());
+            double ran = now - r.current.startedAt();
+            r.remainingS = Math.max(0, r.remainingS - ran) + preemptionCostS;
+            r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
+            r.preemptions++;
+            r.stint++;
+            service.preempted(r.job.user(), r.job.gpus());
+            if (fair != null) {
+                fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
+                r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
+                pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
             }
-            for (Placement p : d.placements()) {
-                Run r = pending.remove(p.jobId());
-                if (r == null) {
-                    throw new IllegalStateException(policy.name() + " placed " + p.jobId() + ", which is not pending");
-                }
-                if (p.nodes().size() != r.job.tasks()) {
-                    throw new IllegalStateException(policy.name() + " placed " + p.nodes().size() + " of "
-                            + r.job.tasks() + " tasks of gang " + p.jobId());
-                }
-                if (sorted != null) {
-                    sorted.remove(r.job);
-                }
-                // ClusterState refuses over-allocation, so a policy that over-commits fails the replay loudly.
-                meter.allocate(r.job, p.nodes());
-                service.started(r.job.user(), r.job.gpus());
-                if (fair != null) {
-                    fair.started(r.job.user(), r.job.gpus(), now);
-                    pendingByTenant.get(r.job.user()).remove(r);
-                }
-                pendingAttained.remove(p.jobId());
-                if (Double.isNaN(r.firstStart)) {
-                    r.firstStart = now;
-                }
-                r.current = new RunningJob(r.job, p.nodes(), now, r.attainedGpuS);
-                running.put(r.job.id(), r);
-                double killAfter = oom == null || r.retried ? Double.NaN : oom.killAfterS(r.job);
-                boolean killed = killAfter >= 0 && killAfter < r.remainingS;
-                completions.add(new Completion(now + (killed ? killAfter : r.remainingS), seq++, r, r.stint, killed));
-            }
-            double ratio = meter.gpuRatio();
-            if (allocRatios.size() == 0 || allocRatios.last() != ratio) {
-                allocTimes.add(now);
-                allocRatios.add(ratio);
-            }
-            if (!Double.isNaN(d.wakeAt()) && d.wakeAt() > now + WAKE_EPSILON_S) {
-                wakeAt = d.wakeAt();
-            }
+            r.current = null;
+            engine.requeue(r.job, r.attainedGpuS, true);
         }
-        List<String> unfinished = new ArrayList<>(pending.keySet());
-        unfinished.addAll(running.keySet());
-        double span = now - start;
-        if (listener != null) {
-            listener.progress(outcomes.size(), jobs.size());
-        }
-        return new SimulationResult(outcomes, unfinished, allocTimes.toArray(), allocRatios.toArray(),
-                meter.meanGpuRatio(span), meter.meanCpuRatio(span), meter.meanMemRatio(span), meter.meanNodeCv(),
-                meter.maxGpuRatioSeen(), rounds, (System.nanoTime() - wallStart) / 1e9, service.totals(), oomKills);
-    }
 
-    /** An OOM-killed run loses its progress; the job waits again as {@link OomModel#retryAs}, from the start. */
-    private void resubmitAfterOom(Run r, double now, FairShareTracker fair, TenantServiceMeter service,
-                                  SortedPendingQueue sorted, Map<String, Run> pending, Map<String, Set<Run>> pendingByTenant,
-                                  Map<String, Double> pendingAttained) {
-        JobRequest retry = oom.retryAs(r.job);
-        double priority = fair != null ? r.tracePriority + fair.priority(retry.user()) : retry.priority();
-        r.job = new JobRequest(retry.id(), retry.user(), retry.tasks(), retry.perTask(), r.submit, priority,
-                r.job.predictedDurationS(), retry.trueDurationS());
-        r.remainingS = retry.trueDurationS();
-        r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
-        r.retried = true;
-        r.stint++;
-        r.current = null;
-        pending.put(r.job.id(), r);
-        service.arrived(r.job.user(), r.job.gpus());
-        if (sorted != null) {
-            sorted.add(r.job);
+        private void started(RunningJob started) {
+            double now = clock.now();
+            Run r = runs.get(started.job().id());
+            service.started(r.job.user(), r.job.gpus());
+            if (fair != null) {
+                fair.started(r.job.user(), r.job.gpus(), now);
+                pendingByTenant.get(r.job.user()).remove(r);
+            }
+            if (Double.isNaN(r.firstStart)) {
+                r.firstStart = now;
+            }
+            r.current = started;
+            running.put(r.job.id(), r);
+            double killAfter = oom == null || r.retried ? Double.NaN : oom.killAfterS(r.job);
+            boolean killed = killAfter >= 0 && killAfter < r.remainingS;
+            completions.add(new Completion(now + (killed ? killAfter : r.remainingS), seq++, r, r.stint, killed));
         }
-        if (fair != null) {
-            pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
-        }
-        pendingAttained.put(r.job.id(), r.attainedGpuS);
-    }
 
-    /** Gives a pending job its tenant's current fair-share priority, moving it in the sorted queue if there is one. */
-    private static void reprice(Run r, FairShareTracker fair, SortedPendingQueue sorted) {
-        if (sorted != null) {
-            sorted.remove(r.job);
+        /** An OOM-killed run loses its progress; the job waits again as {@link OomModel#retryAs}, from the start. */
+        private void resubmitAfterOom(Run r, double now) {
+            JobRequest retry = oom.retryAs(r.job);
+            double priority = fair != null ? r.tracePriority + fair.priority(retry.user()) : retry.priority();
+            r.job = new JobRequest(retry.id(), retry.user(), retry.tasks(), retry.perTask(), r.submit, priority,
+                    r.job.predictedDurationS(), retry.trueDurationS());
+            r.remainingS = retry.trueDurationS();
+            r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
+            r.retried = true;
+            r.stint++;
+            r.current = null;
+            service.arrived(r.job.user(), r.job.gpus());
+            if (fair != null) {
+                pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
+            }
+            engine.requeue(r.job, r.attainedGpuS, true);
         }
-        r.job = withPriority(r.job, r.tracePriority + fair.priority(r.job.user()));
-        if (sorted != null) {
-            sorted.add(r.job);
+
+        SimulationResult result(long wallStart) {
+            List<String> unfinished = new ArrayList<>();
+            engine.pending().forEach(j -> unfinished.add(j.id()));
+            unfinished.addAll(running.keySet());
+            double span = clock.now() - start;
+            if (listener != null) {
+                listener.progress(outcomes.size(), jobs.size());
+            }
+            return new SimulationResult(outcomes, unfinished, allocTimes.toArray(), allocRatios.toArray(),
+                    meter.meanGpuRatio(span), meter.meanCpuRatio(span), meter.meanMemRatio(span), meter.meanNodeCv(),
+                    meter.maxGpuRatioSeen(), engine.rounds(), (System.nanoTime() - wallStart) / 1e9, service.totals(),
+                    oomKills);
         }
     }
 

@@ -3,6 +3,7 @@ package io.gantry.tuner.messaging;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobSubmitted;
+import io.gantry.events.JobTuned;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.Outbound;
 import io.gantry.tuner.service.JobTuner;
@@ -77,7 +78,9 @@ public class SubmittedJobConsumer {
         if (d instanceof JobTuner.Rejected r) {
             intake.send(REJECTED, rejected, Outbound.causedBy(message, r.event()));
         } else {
-            intake.send(OUT, tuned, Outbound.causedBy(message, ((JobTuner.Tuned) d).event()));
+            JobTuned event = ((JobTuner.Tuned) d).event();
+            tuner.history().tuned(event);
+            intake.send(OUT, tuned, Outbound.causedBy(message, event));
         }
         return CompletableFuture.completedFuture(null);
     }

@@ -11,11 +11,15 @@ import io.gantry.events.JobTuned;
 import io.gantry.events.Limits;
 import io.gantry.events.Names;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.events.TrainingSpec;
 import io.gantry.events.TuningChange;
 import io.gantry.events.TuningOptions;
 import io.gantry.events.Violation;
 import io.gantry.scheduling.trace.SharedTraces;
+import io.gantry.scheduling.tuning.RealTrainingTuner;
+import io.gantry.scheduling.tuning.RunnerProfile;
 import io.gantry.scheduling.tuning.TrainingTuner;
+import io.gantry.scheduling.tuning.UsageRightSizer;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Files;
@@ -35,9 +39,11 @@ import org.jboss.logging.Logger;
  * through unchanged with the reason; every change carries its own reason. Pure: nothing here sends or counts, so the
  * preview endpoint and the pipeline share one decision.
  *
- * <p>CPU and memory are not right-sized here: {@code ResourceRightSizer} needs each finished job's measured peak
- * usage, and no event on {@code gantry.jobs.lifecycle} carries it yet, so a right-sized request would rest on the
- * simulator's assumed usage model rather than on anything measured.
+ * <p>A job with a {@code training} spec (a real run of the job runner) is tuned from measurements instead
+ * ({@link RealTrainingTuner}: batch size, scaled learning rate and epoch budget from earlier runs of the same model that
+ * reached the target, the run stopping at the spec's target), and its CPU and memory requests are right-sized from the
+ * peak RSS and CPU those runs reported ({@link UsageRightSizer}: p95 + headroom, never below the largest). Trace jobs'
+ * CPU and memory are not right-sized: no trace measures their usage.
  */
 @Startup
 @ApplicationScoped
@@ -84,11 +90,20 @@ public class JobTuner {
     private final TrainingTuner tuner;
     private final RequestLimits limits;
     private final Path profilesDir;
+    private final RealTrainingTuner realTuner = new RealTrainingTuner(RealTrainingTuner.Settings.DEFAULT);
+    private final UsageRightSizer rightSizer;
+    private final RunnerHistory history;
 
     public JobTuner(TunerConfig config) {
         this.limits = new RequestLimits(config.nodeGpus(), config.nodeCpuCores(), config.nodeMemoryGib());
         this.profilesDir = config.profilesDir().map(Path::of)
                 .orElseGet(() -> SharedTraces.tracesDir().resolve("philly-pollux/app-profiles")).toAbsolutePath().normalize();
+        this.rightSizer = new UsageRightSizer(new UsageRightSizer.Settings(UsageRightSizer.Settings.DEFAULT.quantile(),
+                config.rightSizeHeadroom(), config.rightSizeMinRuns(), UsageRightSizer.Settings.DEFAULT.cpuFloorMilli(),
+                UsageRightSizer.Settings.DEFAULT.memFloorMib()));
+        this.history = new RunnerHistory(config.runnerProfile().map(Path::of).orElse(null));
+        LOG.infof("job tuner: %d measured run(s) of %d real training model(s) in the built-in runner profile",
+                history.builtInRuns(), history.profile().models().size());
         TrainingTuner.Settings settings = new TrainingTuner.Settings(config.minScalingEfficiency(), Math.max(1, config.nodeGpus()));
         if (Files.isDirectory(profilesDir)) {
             long t0 = System.nanoTime();
@@ -101,6 +116,11 @@ public class JobTuner {
             LOG.warnf("job tuner: no app profiles at %s (set gantry.tuner.profiles-dir or GANTRY_SHARED_DIR): "
                     + "every job will pass through untuned, with that reason in its JobTuned summary", profilesDir);
         }
+    }
+
+    /** What the tuner learnt of real training runs (fed by the lifecycle topic). */
+    public RunnerHistory history() {
+        return history;
     }
 
     /** The models the tuner can tune for (Pollux application names). */
@@ -166,6 +186,9 @@ public class JobTuner {
     }
 
     private Tuned tune(JobSubmitted job) {
+        if (job.training() != null) {
+            return tuneTraining(job);
+        }
         TuningOptions o = job.tuningOrDefault();
         String untunable = untunable(job);
         if (untunable != null) {
@@ -222,6 +245,55 @@ public class JobTuner {
                 durationS, tunedSeconds, changes, r.summary(), job.preemptible(), job.training());
         return new Tuned(event, submittedSeconds == null ? null : gpus * submittedSeconds,
                 tunedSeconds == null ? null : r.gpus() * tunedSeconds);
+    }
+
+    /**
+     * A real training job: hyper-parameters from the measured runs of its model, requests right-sized from their usage
+     * (both only with tuning enabled). The spec's target stays, so the run stops there.
+     */
+    private Tuned tuneTraining(JobSubmitted job) {
+        TrainingSpec spec = job.training();
+        TuningOptions o = job.tuningOrDefault();
+        String key = spec.modelKey();
+        List<RunnerProfile.Run> runs = history.profile().runs(key);
+        RealTrainingTuner.Result r = realTuner.tune(new RealTrainingTuner.Spec(key, spec.optimizer(), spec.learningRate(),
+                        spec.batchSize(), spec.epochs(), spec.target() == null ? null : spec.target().value()),
+                new RealTrainingTuner.Bounds(o.enabled(), o.minBatchSize(), o.maxBatchSize()), runs);
+        List<TuningChange> changes = new ArrayList<>();
+        for (io.gantry.scheduling.tuning.TuningChange c : r.changes()) {
+            changes.add(new TuningChange(c.field(), c.from(), c.to(), c.reason()));
+        }
+        ResourceAmounts perTask = job.perTask();
+        String summary = r.summary();
+        if (o.enabled()) {
+            UsageRightSizer.Sizing s = rightSizer.size(runs, perTask.cpuMilli(), perTask.memoryMib());
+            if (s.runs() > 0) {
+                long cpu = Math.min(s.cpuMilli(), limits.nodeCpuMilli());
+                long mem = Math.min(s.memoryMib(), limits.nodeMemoryMib());
+                if (cpu != perTask.cpuMilli()) {
+                    changes.add(new TuningChange("perTask.cpuMilli", Long.toString(perTask.cpuMilli()),
+                            Long.toString(cpu), "right-sized from the measured runs of model " + key + ": " + s.basis()));
+                }
+                if (mem != perTask.memoryMib()) {
+                    changes.add(new TuningChange("perTask.memoryMib", Long.toString(perTask.memoryMib()),
+                            Long.toString(mem), "right-sized from the measured runs of model " + key + ": " + s.basis()));
+                }
+                perTask = new ResourceAmounts(perTask.gpuMilli(), cpu, mem);
+                summary += "; requests right-sized from " + s.runs() + " measured run(s)";
+            } else {
+                summary += "; requests as submitted: " + s.basis();
+            }
+        }
+        TrainingSpec tunedSpec = r.changed() ? spec.with(r.batchSize(), r.learningRate(), r.epochs()) : spec;
+        Double predicted = finite(r.predictedSeconds());
+        JobTuned event = new JobTuned(tunedId(job.eventId()), GantryEvent.SCHEMA_VERSION, Instant.now(), job.jobId(),
+                job.user(), job.jobName(), job.model(), job.occurredAt(), job.tasks(), perTask, job.batchSize(),
+                job.epochs(), job.durationS(), predicted, changes, changes.isEmpty() && !o.enabled() ? NOT_TUNED : summary,
+                job.preemptible(), tunedSpec);
+        double gpus = job.tasks() * (double) perTask.gpuMilli() / 1000.0;
+        Double submittedGpuSeconds = finite(r.submittedSeconds()) == null ? null : gpus * r.submittedSeconds();
+        Double tunedGpuSeconds = predicted == null ? null : gpus * predicted;
+        return new Tuned(event, submittedGpuSeconds, tunedGpuSeconds);
     }
 
     /** Why the models cannot tune this job at all; null when they can. */

@@ -30,6 +30,14 @@ public final class RequestLimits {
         this.nodeMemoryMib = nodeMemoryGib * 1024L;
     }
 
+    public long nodeCpuMilli() {
+        return nodeCpuMilli;
+    }
+
+    public long nodeMemoryMib() {
+        return nodeMemoryMib;
+    }
+
     /** Every reason {@code job} (already valid by the contract) can never run as submitted; empty when it can. */
     public List<Violation> check(JobSubmitted job) {
         List<Violation> out = new ArrayList<>();
@@ -58,6 +66,13 @@ public final class RequestLimits {
             }
             if (b != null && o.maxBatchSize() != null && b > o.maxBatchSize()) {
                 out.add(new Violation("batchSize", b + " is above your own tuning.maxBatchSize " + o.maxBatchSize()));
+            }
+            Integer tb = job.training() == null ? null : job.training().batchSize();
+            if (tb != null && o.minBatchSize() != null && tb < o.minBatchSize()) {
+                out.add(new Violation("training.batchSize", tb + " is below your own tuning.minBatchSize " + o.minBatchSize()));
+            }
+            if (tb != null && o.maxBatchSize() != null && tb > o.maxBatchSize()) {
+                out.add(new Violation("training.batchSize", tb + " is above your own tuning.maxBatchSize " + o.maxBatchSize()));
             }
             // In floating point: the product of two contract values must not wrap round in a long.
             double gpus = job.tasks() * (double) t.gpuMilli() / 1000.0;

@@ -29,4 +29,18 @@ public interface TunerConfig {
     /** Smallest predicted scaling efficiency T(1) ÷ (n·T(n)) for which n GPUs are worth giving a job. */
     @WithDefault("0.7")
     double minScalingEfficiency();
+
+    /**
+     * The built-in profile of real training runs (CSV of {@code RunnerProfile}); unset: the one shipped in the jar,
+     * measured on the development machine by {@code ./gantry bench tuner-profile}.
+     */
+    Optional<String> runnerProfile();
+
+    /** Headroom of right-sized CPU and memory requests over the p95 of earlier runs of a model. */
+    @WithDefault("1.2")
+    double rightSizeHeadroom();
+
+    /** Earlier measured runs of a model needed before its requests are right-sized. */
+    @WithDefault("3")
+    int rightSizeMinRuns();
 }

@@ -17,7 +17,7 @@ import java.util.Set;
 public class TuningMeters {
 
     static final Set<String> FIELDS = Set.of("type", "eventId", "schemaVersion", "occurredAt", "jobId", "user", "jobName",
-            "model", "tasks", "perTask", "batchSize", "epochs", "durationS", "tuning", "gpus");
+            "model", "tasks", "perTask", "batchSize", "epochs", "durationS", "tuning", "gpus", "training");
 
     private final MeterRegistry registry;
 

@@ -50,6 +50,18 @@ class JobTunerBoundsTest {
             public double minScalingEfficiency() {
                 return 0.8;
             }
+
+            public Optional<String> runnerProfile() {
+                return Optional.empty();
+            }
+
+            public double rightSizeHeadroom() {
+                return 1.2;
+            }
+
+            public int rightSizeMinRuns() {
+                return 3;
+            }
         };
     }
 

@@ -45,6 +45,30 @@ public interface IngestConfig {
     @WithDefault("5m")
     Duration forgetMissingAfter();
 
+    /** Per-job training metrics ({@code gantry_job_*}) from the lifecycle topic's {@code JobProgress} events. */
+    Jobs jobs();
+
+    interface Jobs {
+
+        /**
+         * A job's series are removed this long after its terminal event (completed, failed, rejected), so a
+         * dashboard still shows the end of the run while the number of series stays bounded by the jobs running.
+         */
+        @WithDefault("5m")
+        Duration forgetAfter();
+
+        /**
+         * A job that reported nothing (progress or end) for this long is forgotten too: a runner that vanished
+         * without an end event does not keep its series forever.
+         */
+        @WithDefault("6h")
+        Duration forgetSilentAfter();
+
+        /** At most this many jobs have series at once; beyond it the job ended (else silent) longest is dropped. */
+        @WithDefault("1000")
+        int maxJobs();
+    }
+
     /** The {@code prometheus} source: where Prometheus is, the PromQL it evaluates, and how results name nodes. */
     Prometheus prometheus();
 
