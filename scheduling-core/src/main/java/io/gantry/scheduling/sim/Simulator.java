@@ -39,6 +39,12 @@ import java.util.Set;
  */
 public final class Simulator {
 
+    /** Told what every round did, for tests that compare the simulator with the live scheduler. */
+    @FunctionalInterface
+    public interface RoundObserver {
+        void round(double now, List<RunningJob> started, List<RunningJob> stopped);
+    }
+
     /** Told about progress now and then; {@code done} of {@code total} jobs have finished. */
     @FunctionalInterface
     public interface ProgressListener {
@@ -51,6 +57,7 @@ public final class Simulator {
     private final FairShareTracker.Settings fairShare;
     private final OomModel oom;
     private final double preemptionCostS;
+    private RoundObserver observer;
 
     /** @param predictor fills {@link JobRequest#predictedDurationS()} at submission; null leaves it as given */
     public Simulator(List<NodeSpec> nodes, SchedulingPolicy policy, DurationPredictor predictor) {
@@ -88,6 +95,12 @@ public final class Simulator {
             throw new IllegalArgumentException("preemption cost must be a finite number of seconds >= 0, got " + seconds);
         }
         return new Simulator(nodes, policy, predictor, fairShare, oom, seconds);
+    }
+
+    /** Tells {@code observer} what each round started and stopped (null for no one); returns this simulator. */
+    public Simulator observedBy(RoundObserver observer) {
+        this.observer = observer;
+        return this;
     }
 
     private static final class Run {
@@ -197,6 +210,9 @@ public final class Simulator {
             admit(arrivals());
             SchedulingEngine.Round round = engine.round(clock.now());
             if (round.ran()) {
+                if (observer != null) {
+                    observer.round(clock.now(), round.started(), round.stopped());
+                }
                 round.stopped().forEach(this::preempted);
                 round.started().forEach(this::started);
                 double ratio = meter.gpuRatio();

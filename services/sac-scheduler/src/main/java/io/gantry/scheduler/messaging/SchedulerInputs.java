@@ -1,62 +1,36 @@
 package io.gantry.scheduler.messaging;
 
 import io.gantry.events.GantryEvent;
-import io.gantry.events.JobRejected;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
-import io.gantry.events.PolicyUpdated;
-import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
+import io.gantry.scheduler.service.LiveEngine;
 import io.gantry.scheduler.service.OnlineLearner;
 import io.gantry.scheduler.service.SchedulerLoop;
-import io.gantry.scheduler.service.SchedulerState;
 import io.gantry.service.support.EventIntake;
-import io.gantry.service.support.Outbound;
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiPredicate;
-import org.eclipse.microprofile.reactive.messaging.Channel;
-import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
-import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
- * The scheduler's four inputs and three outputs. Each input is acked once the scheduler's state has taken it;
- * a bad event, or one whose handling throws, goes to {@code gantry.dlq.sac-scheduler} with its reason
- * ({@link EventIntake#handle}). New jobs and lifecycle events are also
- * shown to the online learner, and its promotions go out as {@code PolicyUpdated} on {@code gantry.policy.updates}.
+ * The scheduler's four inputs. Each input is acked once the scheduler's state has taken it; a bad event, or one whose
+ * handling throws, goes to {@code gantry.dlq.sac-scheduler} with its reason ({@link EventIntake#handle}). New jobs and
+ * lifecycle events are also shown to the online learner. The outputs are {@link SchedulerOutputs}'.
  */
 @ApplicationScoped
-public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publisher {
+public class SchedulerInputs {
 
     private final EventIntake intake;
     private final SchedulerLoop loop;
-    private final Emitter<String> decisions;
-    private final Emitter<String> rejections;
-    private final Emitter<String> policyUpdates;
     private final OnlineLearner learner;
 
-    public SchedulerInputs(EventIntake intake, SchedulerLoop loop, OnlineLearner learner,
-                           @Channel("decisions") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
-                           Emitter<String> decisions,
-                           @Channel("rejections") @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
-                           Emitter<String> rejections,
-                           @Channel("policy-updates") Emitter<String> policyUpdates) {
+    public SchedulerInputs(EventIntake intake, SchedulerLoop loop, OnlineLearner learner) {
         this.intake = intake;
         this.loop = loop;
         this.learner = learner;
-        this.decisions = decisions;
-        this.rejections = rejections;
-        this.policyUpdates = policyUpdates;
-    }
-
-    void connect(@Observes StartupEvent ev) {
-        loop.connect(this);
-        learner.connect(this);
     }
 
     @Incoming("tuned")
@@ -72,12 +46,12 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
 
     @Incoming("priorities")
     public CompletionStage<Void> onPriority(Message<String> m) {
-        return take("priorities", m, UserPriority.class, SchedulerState::updatePriority);
+        return take("priorities", m, UserPriority.class, LiveEngine::updatePriority);
     }
 
     @Incoming("metrics")
     public CompletionStage<Void> onNodeMetrics(Message<String> m) {
-        return take("metrics", m, NodeMetrics.class, SchedulerState::updateNode);
+        return take("metrics", m, NodeMetrics.class, LiveEngine::updateNode);
     }
 
     @Incoming("lifecycle")
@@ -89,7 +63,7 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
     }
 
     private <T extends GantryEvent> CompletionStage<Void> take(String channel, Message<String> m, Class<T> type,
-                                                              BiPredicate<SchedulerState, T> change) {
+                                                              BiPredicate<LiveEngine, T> change) {
         return intake.handle(channel, m, () -> {
             T event = intake.take(channel, m, type);
             if (event == null) {
@@ -97,20 +71,5 @@ public class SchedulerInputs implements SchedulerLoop.Sink, OnlineLearner.Publis
             }
             return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
         });
-    }
-
-    @Override
-    public void decided(SchedulingDecision decision) {
-        intake.send("decisions", decisions, Outbound.message(decision));
-    }
-
-    @Override
-    public void rejected(JobRejected rejection) {
-        intake.send("rejections", rejections, Outbound.message(rejection));
-    }
-
-    @Override
-    public void policyUpdated(PolicyUpdated event) {
-        intake.send("policy-updates", policyUpdates, Outbound.message(event));
     }
 }

@@ -1,5 +1,6 @@
 package io.gantry.scheduler.service;
 
+import io.gantry.scheduler.mapping.Amounts;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobTuned;
@@ -48,8 +49,7 @@ final class JobHistory {
         double ranBefore = ranBeforePreemption.getOrDefault(e.jobId(), 0.0);
         ranBeforePreemption.remove(e.jobId());
         if (job != null && e instanceof JobCompleted c) {
-            Resources perTask = new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(),
-                    job.perTask().memoryMib());
+            Resources perTask = Amounts.resources(job.perTask());
             completed.addLast(new JobRequest(job.jobId(), job.user(), job.tasks(), perTask,
                     clock.seconds(job.submittedAt()), 0, Double.NaN, ranBefore + c.runtimeS()));
             if (completed.size() > window) {

@@ -1,6 +1,8 @@
 package io.gantry.scheduler.service;
 
 import io.gantry.events.JobTuned;
+import io.gantry.scheduler.mapping.Amounts;
+import io.gantry.scheduling.engine.Clock;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
 
@@ -16,11 +18,11 @@ record PendingJob(JobTuned job, int attempt, double attainedGpuS, double ranS) {
     }
 
     Resources perTask() {
-        return new Resources(job.perTask().gpuMilli(), job.perTask().cpuMilli(), job.perTask().memoryMib());
+        return Amounts.resources(job.perTask());
     }
 
     /** What the policy sees: submit time on the jobs' clock, no true duration (a live policy never knows it). */
-    JobRequest toRequest(double priority, JobClock clock) {
+    JobRequest toRequest(double priority, Clock clock) {
         double predicted = job.predictedDurationS() == null ? Double.NaN : job.predictedDurationS();
         return new JobRequest(job.jobId(), job.user(), job.tasks(), perTask(), clock.seconds(job.submittedAt()), priority,
                 predicted, Double.NaN);

@@ -1,5 +1,6 @@
 package io.gantry.scheduler.service;
 
+import io.gantry.scheduler.mapping.Amounts;
 import io.gantry.events.JobTuned;
 import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
@@ -79,11 +80,11 @@ public class PendingReasonMeters {
         return last.getOrDefault(reason, 0);
     }
 
-    static Map<Reason, Integer> classify(SchedulerState state) {
+    static Map<Reason, Integer> classify(LiveEngine state) {
         List<NodeState> nodes = state.schedulableView().nodes();
         Map<Reason, Integer> out = new EnumMap<>(Reason.class);
         for (JobTuned j : state.pendingJobs()) {
-            Resources perTask = new Resources(j.perTask().gpuMilli(), j.perTask().cpuMilli(), j.perTask().memoryMib());
+            Resources perTask = Amounts.resources(j.perTask());
             out.merge(reason(j.tasks(), perTask, nodes), 1, Integer::sum);
         }
         return out;

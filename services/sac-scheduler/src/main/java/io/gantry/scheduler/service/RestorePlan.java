@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * What the scheduler's three topics (jobs tuned, decisions made, lifecycle) say about every job, folded to each job's
- * latest state before any of it touches {@link SchedulerState}. Folding first matters: applied one topic after the
+ * latest state before any of it touches {@link LiveEngine}. Folding first matters: applied one topic after the
  * other, a decision of a job that completed long ago would hold its room again until the completion was read, and
  * two such jobs on one node refuse each other ("node ... cannot hold ...").
  *
@@ -34,7 +34,7 @@ import java.util.TreeMap;
  *       cannot be queued again;</li>
  *   <li>a stint before the latest decided one without its {@code JobPreempted}: it counts as having run 0 s.</li>
  * </ul>
- * Restoring never refuses to start: over-full nodes are {@link SchedulerState#restore held} beyond capacity.
+ * Restoring never refuses to start: over-full nodes are {@link LiveEngine#restore held} beyond capacity.
  */
 public final class RestorePlan {
 

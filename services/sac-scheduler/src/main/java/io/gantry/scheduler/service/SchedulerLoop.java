@@ -15,7 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -25,8 +25,10 @@ import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
- * Runs every change of {@link SchedulerState} on one thread, so the consumers of four topics never race, and
- * follows each change with a scheduling round. Rounds are coalesced: a burst of events costs one round.
+ * Runs every change of {@link LiveEngine} on one thread, so the consumers of four topics never race, and
+ * follows each change with a scheduling round. Rounds are coalesced: a burst of events costs one round. When the
+ * policy asks for a round at a later time ({@code Decision.wakeAt}, e.g. Tiresias demoting a running job), a timer
+ * brings that round even if no event comes, as the simulator does.
  */
 @ApplicationScoped
 public class SchedulerLoop {
@@ -40,10 +42,13 @@ public class SchedulerLoop {
         void rejected(JobRejected rejection);
     }
 
-    private final SchedulerState state;
+    private final LiveEngine state;
     /** The policy that decides, with its version; only touched on the loop thread after construction. */
     private OnlineLearner.LivePolicy inUse;
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> new Thread(r, "scheduler-loop"));
+    private final ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(
+            r -> new Thread(r, "scheduler-loop"));
+    /** The wake-up a timer is set for (a policy's {@code Decision.wakeAt}); only touched on the loop thread. */
+    private Instant wakeTimer;
     private final AtomicBoolean roundQueued = new AtomicBoolean();
     private final Timer roundTimer;
     private final Counter decisions;
@@ -53,7 +58,7 @@ public class SchedulerLoop {
 
     public SchedulerLoop(SchedulerConfig config, MeterRegistry registry, OnlineLearner learner) {
         this.inUse = learner.initialPolicy();
-        this.state = new SchedulerState(inUse.policy(), inUse.version(), config.defaultPriority(),
+        this.state = new LiveEngine(inUse.policy(), inUse.version(), config.defaultPriority(),
                 new JobClock(config.timeScale()), config.preemption());
         this.roundTimer = Timer.builder("gantry.scheduler.round").description("Time to run one scheduling round")
                 .publishPercentileHistogram().register(registry);
@@ -119,7 +124,7 @@ public class SchedulerLoop {
      * Applies {@code change} on the loop thread and, when it reports that it may change a decision, asks for a
      * round; completes once the change is applied.
      */
-    public CompletableFuture<Void> apply(Predicate<SchedulerState> change) {
+    public CompletableFuture<Void> apply(Predicate<LiveEngine> change) {
         return query(change::test).thenAccept(roundNeeded -> {
             if (roundNeeded) {
                 requestRound();
@@ -128,7 +133,7 @@ public class SchedulerLoop {
     }
 
     /** Reads the state on the loop thread. */
-    public <T> CompletableFuture<T> query(Function<SchedulerState, T> read) {
+    public <T> CompletableFuture<T> query(Function<LiveEngine, T> read) {
         return CompletableFuture.supplyAsync(() -> read.apply(state), thread);
     }
 
@@ -158,10 +163,27 @@ public class SchedulerLoop {
                 decisions.increment();
                 preemptions.increment(d.preempts().size());
             });
+            armWakeTimer();
         } catch (RuntimeException e) {
             // A broken round must not stop the loop: later events bring another round.
             LOG.error("scheduling round failed", e);
         }
+    }
+
+    /** Sets a timer for the engine's next wake-up, unless one is already set for that instant. */
+    private void armWakeTimer() {
+        Instant wake = state.wakeAt();
+        if (wake == null || wake.equals(wakeTimer)) {
+            return;
+        }
+        wakeTimer = wake;
+        long delayMs = Math.max(0, java.time.Duration.between(Instant.now(), wake).toMillis()) + 1;
+        thread.schedule(() -> {
+            if (wake.equals(wakeTimer)) {
+                wakeTimer = null;
+            }
+            requestRound();
+        }, delayMs, TimeUnit.MILLISECONDS);
     }
 
     void stop(@Observes ShutdownEvent ev) {

@@ -46,9 +46,9 @@ class SchedulerRestoreEquivalenceTest {
     private final List<SchedulingDecision> decisionsTopic = new ArrayList<>();
     private final List<LifecycleEvent> lifecycleTopic = new ArrayList<>();
 
-    private static SchedulerState scheduler() {
+    private static LiveEngine scheduler() {
         // Low thresholds: jobs move down Tiresias' queues within seconds, so the policy stops running jobs often.
-        return new SchedulerState(new TiresiasPolicy(new double[] {20, 200}), "v1", 0, JobClock.WALL, true);
+        return new LiveEngine(new TiresiasPolicy(new double[] {20, 200}), "v1", 0, JobClock.WALL, true);
     }
 
     private static NodeMetrics node(String name) {
@@ -122,7 +122,7 @@ class SchedulerRestoreEquivalenceTest {
     }
 
     /** A restored scheduler and how many rounds it has matched the live one. */
-    private record Twin(String name, SchedulerState state) {
+    private record Twin(String name, LiveEngine state) {
     }
 
     @Test
@@ -140,7 +140,7 @@ class SchedulerRestoreEquivalenceTest {
     /** Runs one seeded workload with twins restored along the way; returns the preemptions the live run made. */
     private int run(long seed) {
         Map<Integer, List<JobTuned>> arrivals = workload(seed);
-        SchedulerState live = scheduler();
+        LiveEngine live = scheduler();
         NODES.forEach(n -> live.updateNode(node(n)));
         StandInDispatcher dispatcher = new StandInDispatcher();
         List<Twin> twins = new ArrayList<>();
@@ -184,7 +184,7 @@ class SchedulerRestoreEquivalenceTest {
         return preemptions;
     }
 
-    private static boolean drained(SchedulerState s, StandInDispatcher d) {
+    private static boolean drained(LiveEngine s, StandInDispatcher d) {
         return s.pendingCount() + s.runningCount() + s.stoppingCount() == 0 && d.running.isEmpty() && d.inbox.isEmpty();
     }
 
@@ -193,7 +193,7 @@ class SchedulerRestoreEquivalenceTest {
      * redeliver what was read but not committed before a crash.
      */
     private Twin restoredTwin(String name, boolean nodesReportFirst) {
-        SchedulerState twin = scheduler();
+        LiveEngine twin = scheduler();
         if (nodesReportFirst) {
             NODES.forEach(n -> twin.updateNode(node(n)));
         }
@@ -219,7 +219,7 @@ class SchedulerRestoreEquivalenceTest {
         return out;
     }
 
-    private static List<String> allocations(SchedulerState s) {
+    private static List<String> allocations(LiveEngine s) {
         return s.nodes().stream().map(n -> n.name() + ": " + n.allocated() + " in " + n.runningTasks() + " tasks").toList();
     }
 }

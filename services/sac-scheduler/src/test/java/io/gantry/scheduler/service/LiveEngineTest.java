@@ -18,12 +18,12 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class SchedulerStateTest {
+class LiveEngineTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T00:00:00Z");
     private static final ResourceAmounts NODE = new ResourceAmounts(8000, 96000, 393216);
 
-    private final SchedulerState state = new SchedulerState(new KubeDefaultPolicy(), "builtin-1", 0);
+    private final LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0);
 
     private static NodeMetrics node(String name) {
         return new NodeMetrics(Events.newId(), 1, T0, name, NODE, ResourceAmounts.ZERO, null, null, null, 0, true,

@@ -11,14 +11,11 @@ import io.gantry.events.NodeMetrics;
 import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
-import io.gantry.scheduling.framework.Decision;
-import io.gantry.scheduling.framework.GangPlacer;
-import io.gantry.scheduling.framework.OrderedQueueScheduling;
-import io.gantry.scheduling.framework.Placement;
+import io.gantry.scheduler.mapping.Amounts;
+import io.gantry.scheduling.engine.Clock;
+import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
-import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
-import io.gantry.scheduling.framework.SortedPendingQueue;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
@@ -29,24 +26,28 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The live scheduler's whole state and its rules, without threads or Kafka: the pending queue, the nodes, and
- * what each running job holds. Like kube-scheduler's cache, a decision reserves its resources at once, and the
- * reservation is released by the job's completed, failed or preempted event. Not thread-safe: {@link
- * SchedulerLoop} runs every call on one thread.
+ * The live side of the {@link SchedulingEngine}: what the scheduler knows from its topics, turned into the engine's
+ * calls, and the engine's rounds turned into decisions and rejections. The engine keeps the queue, the running jobs
+ * and the round rules, the same engine the simulator drives (so a decision here is the one the simulator would make
+ * on the same inputs); this class keeps only what is live: the submissions behind the jobs, attempts, jobs stopping,
+ * restore, node and priority updates, and rejecting what can never fit. Like kube-scheduler's cache, a decision
+ * reserves its resources at once, and the reservation is released by the job's completed, failed or preempted event.
+ * Not thread-safe: {@link SchedulerLoop} runs every call on one thread.
  *
- * <p><b>Preemption</b> (when enabled): the policy's {@link SchedulingPolicy#decide} may stop running jobs, exactly as
- * in the simulator. A stopped job's resources go to the placements of the same round at once; the stop travels in
- * every decision placed into its room until the stop is confirmed ({@link SchedulingDecision#preempts()}), so the
- * dispatcher stops before it binds whichever of them it reads first. The stopped job waits, holding nothing, until
- * its {@code JobPreempted} says how long it ran; it is then queued for its next attempt with the rest of its run and
- * the service it received (which preemptive policies weigh).
+ * <p><b>Preemption</b> (when enabled): a victim of the policy's {@link io.gantry.scheduling.framework.Decision} is
+ * always stopped, as in the simulator: its room is free for the placements of the same round and later ones at once,
+ * and the stop travels in every decision placed into its room until the stop is confirmed
+ * ({@link SchedulingDecision#preempts()}), so the dispatcher stops before it binds whichever of them it reads first.
+ * The stopped job waits, holding nothing, until its {@code JobPreempted} says how long it ran; it is then queued for
+ * its next attempt with the rest of its run and the service it received (which preemptive policies weigh).
  */
-public final class SchedulerState {
+public final class LiveEngine {
 
     /**
      * A job that received a decision for its {@code attempt}-th start and still holds resources (or, while
@@ -61,13 +62,11 @@ public final class SchedulerState {
         }
     }
 
-    private SchedulingPolicy policy;
     private String policyVersion;
     private final double defaultPriority;
-    private final JobClock clock;
-    private final boolean preemption;
+    private final Clock clock;
     private final ClusterState cluster = new ClusterState(List.of());
-    private final Set<String> unschedulableNodes = new HashSet<>();
+    private final SchedulingEngine engine;
     private final Map<String, PendingJob> pending = new LinkedHashMap<>();
     private final Map<String, Running> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
@@ -78,31 +77,24 @@ public final class SchedulerState {
      */
     private final Map<String, String> known = new HashMap<>();
     private final Map<String, Double> priorities = new HashMap<>();
-    /** Set when the policy's queue order is fixed per job: pending jobs then stay sorted between rounds. */
-    private OrderedQueueScheduling ordered;
-    private SortedPendingQueue sorted;
-    /** Each pending job as the policy sees it (as added to {@link #sorted}). */
-    private final Map<String, JobRequest> requests = new HashMap<>();
-    /** Jobs queued since the last round: if nothing was freed since, only these can be placed now. */
-    private final List<JobRequest> arrivedSinceRound = new ArrayList<>();
-    private boolean capacityMayHaveGrown = true;
+    private final Set<String> unschedulableNodes = new HashSet<>();
     /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
-    private final Set<String> uncheckedForFit = new java.util.LinkedHashSet<>();
+    private final Set<String> uncheckedForFit = new LinkedHashSet<>();
 
     /**
      * @param clock      the jobs' clock the policy sees time on
      * @param preemption whether the policy may stop running jobs ({@code gantry.scheduler.preemption})
      */
-    public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority, JobClock clock,
-                          boolean preemption) {
+    public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority, Clock clock,
+                      boolean preemption) {
         this.defaultPriority = defaultPriority;
         this.clock = clock;
-        this.preemption = preemption;
-        usePolicy(policy, policyVersion);
+        this.policyVersion = policyVersion;
+        this.engine = new SchedulingEngine(policy, cluster, SchedulingEngine.Allocator.of(cluster), preemption);
     }
 
     /** Real time, no preemption: the scheduler as it was before it could stop jobs. */
-    public SchedulerState(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
+    public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
         this(policy, policyVersion, defaultPriority, JobClock.WALL, false);
     }
 
@@ -111,14 +103,8 @@ public final class SchedulerState {
      * online learner). The queue is kept; it is re-sorted if the new policy keeps one fixed order.
      */
     public void usePolicy(SchedulingPolicy policy, String version) {
-        this.policy = policy;
+        engine.usePolicy(policy);
         this.policyVersion = version;
-        this.ordered = policy instanceof OrderedQueueScheduling o && o.fixedQueueOrder() != null ? o : null;
-        this.sorted = ordered == null ? null : new SortedPendingQueue(ordered.fixedQueueOrder());
-        if (sorted != null) {
-            requests.values().forEach(sorted::add);
-        }
-        capacityMayHaveGrown = true; // a new policy may place what the old one held back
     }
 
     // Each update below answers whether it can change what a round decides, so that the many node-metric
@@ -145,23 +131,24 @@ public final class SchedulerState {
                 + "event " + first + "); submit a new job under a new id");
     }
 
+    private JobRequest request(PendingJob p) {
+        return p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority), clock);
+    }
+
     private void addPending(PendingJob p) {
-        JobRequest r = p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority), clock);
+        JobRequest r = request(p);
         pending.put(r.id(), p);
-        requests.put(r.id(), r);
-        if (sorted != null) {
-            sorted.add(r);
+        if (p.attempt() > 1 || p.attainedGpuS() > 0) {
+            engine.requeue(r, p.attainedGpuS(), p.job().preemptible());
+        } else {
+            engine.submit(r, p.job().preemptible());
         }
-        arrivedSinceRound.add(r);
         uncheckedForFit.add(r.id());
     }
 
     private PendingJob removePending(String jobId) {
         PendingJob p = pending.remove(jobId);
-        JobRequest r = requests.remove(jobId);
-        if (sorted != null && r != null) {
-            sorted.remove(r);
-        }
+        engine.withdraw(jobId);
         return p;
     }
 
@@ -170,7 +157,7 @@ public final class SchedulerState {
         if (m.stale()) {
             return false; // stale numbers say nothing new about capacity; keep what we know
         }
-        Resources capacity = new Resources(m.capacity().gpuMilli(), m.capacity().cpuMilli(), m.capacity().memoryMib());
+        Resources capacity = Amounts.resources(m.capacity());
         boolean isNew = !cluster.hasNode(m.node());
         boolean changed = isNew || !cluster.node(m.node()).capacity().equals(capacity);
         if (changed) {
@@ -180,10 +167,11 @@ public final class SchedulerState {
             }
             // Capacity changed: every pending job's fit must be judged again.
             uncheckedForFit.addAll(pending.keySet());
+            engine.capacityChanged();
         }
         boolean schedulabilityChanged = m.schedulable() ? unschedulableNodes.remove(m.node())
                 : unschedulableNodes.add(m.node());
-        capacityMayHaveGrown |= changed || schedulabilityChanged;
+        engine.setSchedulable(m.node(), m.schedulable());
         return changed || schedulabilityChanged;
     }
 
@@ -193,11 +181,10 @@ public final class SchedulerState {
         if (old != null && old == p.priority()) {
             return false;
         }
-        // The user's queued jobs move in the order: take them out and queue them again at the new priority.
-        List<PendingJob> mine = pending.values().stream().filter(j -> j.job().user().equals(p.user())).toList();
-        mine.forEach(j -> removePending(j.job().jobId()));
-        mine.forEach(this::addPending);
-        capacityMayHaveGrown = true; // the whole queue must be walked in its new order
+        // The user's queued jobs move in the order.
+        pending.values().stream().filter(j -> j.job().user().equals(p.user()))
+                .forEach(j -> engine.reprice(request(j)));
+        engine.capacityChanged(); // the whole queue must be walked in its new order
         return true;
     }
 
@@ -254,20 +241,30 @@ public final class SchedulerState {
         for (RestorePlan.Stint s : plan.running()) {
             Running r = restored(s);
             running.put(s.jobId(), r);
+            engine.restoreRunning(asRunningJob(s.jobId(), r, s.decision()));
             for (String node : r.nodes()) {
                 if (cluster.hasNode(node)) {
                     cluster.hold(node, r.perTask());
                 }
             }
         }
-        capacityMayHaveGrown = true;
     }
 
     private Running restored(RestorePlan.Stint s) {
         SchedulingDecision d = s.decision();
-        Resources perTask = new Resources(d.perTask().gpuMilli(), d.perTask().cpuMilli(), d.perTask().memoryMib());
-        return new Running(s.job(), d.nodes(), perTask, d.attempt(), clock.seconds(d.occurredAt()),
+        return new Running(s.job(), d.nodes(), Amounts.resources(d.perTask()), d.attempt(), clock.seconds(d.occurredAt()),
                 s.attainedGpuSBefore(), s.ranSBefore());
+    }
+
+    /** A restored stint as the engine keeps it: what the policy sees of a running job. */
+    private RunningJob asRunningJob(String jobId, Running r, SchedulingDecision d) {
+        JobRequest job = r.job() != null
+                ? request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
+                : new JobRequest(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
+                        defaultPriority, Double.NaN, Double.NaN);
+        // A stint whose submission is gone cannot be queued again, so it may not be stopped either.
+        boolean preemptible = r.job() != null && r.job().preemptible();
+        return new RunningJob(job, r.nodes(), r.startedAt(), r.attainedGpuSBefore(), preemptible);
     }
 
     private void reserveRestoredJobsOn(String node) {
@@ -283,131 +280,79 @@ public final class SchedulerState {
     private Running release(String jobId) {
         Running r = running.remove(jobId);
         if (r != null) {
-            for (String node : r.nodes()) {
-                if (cluster.hasNode(node)) {
-                    cluster.release(node, r.perTask());
-                }
-            }
-            capacityMayHaveGrown = true;
+            engine.release(jobId);
         }
         return r;
     }
 
-    /** One scheduling round: rejects jobs that can never fit, asks the policy, reserves what it placed. */
+    /** One scheduling round now on the jobs' clock (exactly its {@link Clock#now()}, as a virtual clock stands). */
+    public SchedulingOutcome schedule() {
+        double nowS = clock.now();
+        return round(clock.instant(nowS), nowS);
+    }
+
+    /**
+     * One scheduling round at wall instant {@code now}: rejects jobs that can never fit, lets the engine run the
+     * round, turns what it started and stopped into decisions.
+     */
     public SchedulingOutcome schedule(Instant now) {
-        if (pending.isEmpty() || cluster.size() == 0) {
+        return round(now, clock.seconds(now));
+    }
+
+    private SchedulingOutcome round(Instant now, double nowS) {
+        if (cluster.size() == 0) {
             return SchedulingOutcome.NONE;
         }
         List<JobRejected> rejections = rejectUnfit(now);
-        ClusterState schedulable = schedulableView();
-        double nowS = clock.seconds(now);
-        Decision decision;
-        if (ordered != null) {
-            decision = Decision.placeOnly(scheduleInOrder(nowS, schedulable));
-        } else if (preemption) {
-            decision = policy.decide(preemptiveContext(nowS, schedulable));
-        } else {
-            decision = Decision.placeOnly(policy.schedule(new SchedulingContext(nowS, List.copyOf(requests.values()),
-                    schedulable)));
+        SchedulingEngine.Round round = engine.round(nowS);
+        Set<String> stoppedNow = new HashSet<>();
+        List<Preemption> stops = new ArrayList<>(round.stopped().size());
+        for (RunningJob victim : round.stopped()) {
+            Running r = running.remove(victim.job().id());
+            stopping.put(victim.job().id(), r);
+            stoppedNow.add(victim.job().id());
+            stops.add(new Preemption(victim.job().id(), r.attempt()));
         }
-        arrivedSinceRound.clear();
-        capacityMayHaveGrown = false;
-        stop(decision.preemptions(), decision.placements());
-        List<SchedulingDecision> decisions = new ArrayList<>(decision.placements().size());
-        for (Placement placement : decision.placements()) {
-            PendingJob p = removePending(placement.jobId());
-            if (p == null) {
-                throw new IllegalStateException("policy " + policy.name() + " placed unknown job " + placement.jobId());
-            }
-            Resources perTask = p.perTask();
-            for (String node : placement.nodes()) {
-                cluster.allocate(node, perTask); // refuses an over-allocation: a policy bug must not bind
-            }
-            running.put(p.job().jobId(), new Running(p.job(), placement.nodes(), perTask, p.attempt(), nowS,
+        List<SchedulingDecision> decisions = new ArrayList<>(round.started().size());
+        String policy = engine.policy().name();
+        for (RunningJob started : round.started()) {
+            PendingJob p = pending.remove(started.job().id());
+            running.put(p.job().jobId(), new Running(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
             JobTuned j = p.job();
             decisions.add(new SchedulingDecision(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
-                    placement.nodes(), j.perTask(), p.remainingDurationS(), j.submittedAt(), policy.name(),
-                    policyVersion, p.attempt(), stopsBefore(placement)));
+                    started.nodes(), j.perTask(), p.remainingDurationS(), j.submittedAt(), policy,
+                    policyVersion, p.attempt(), stopsBefore(started.nodes(), stoppedNow)));
         }
-        return new SchedulingOutcome(decisions, rejections);
+        return new SchedulingOutcome(decisions, rejections, stops);
+    }
+
+    /** The engine's next wake-up on the jobs' clock, NaN when none is due. */
+    public double wakeAtSeconds() {
+        return engine.wakeAt();
+    }
+
+    /** When the policy asked for the next round even if nothing happens; null when it did not. */
+    public Instant wakeAt() {
+        double w = engine.wakeAt();
+        return Double.isNaN(w) ? null : clock.instant(w);
     }
 
     /**
-     * What a preemptive policy needs beyond the queue: the running jobs it may stop (not those submitted as not
-     * preemptible, which it sees only as occupied room) and the service each job received.
+     * The stops a placement carries: every stop of this round, and every stopped job not yet confirmed preempted that
+     * held room on its nodes. Decisions travel on different partitions, so the dispatcher may read any of them first;
+     * whichever it reads first stops the job (a stop is matched on job and attempt, so the others change nothing).
+     * A victim whose room nothing of its round uses is stopped all the same (as in the simulator), so its stop rides
+     * on the round's other decisions: that is where a restart finds it.
      */
-    private SchedulingContext preemptiveContext(double nowS, ClusterState schedulable) {
-        List<RunningJob> runningJobs = new ArrayList<>(running.size());
-        for (Map.Entry<String, Running> e : running.entrySet()) {
-            Running r = e.getValue();
-            if (r.job() != null && r.job().preemptible()) {
-                JobRequest asRequest = new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore())
-                        .toRequest(priorities.getOrDefault(r.job().user(), defaultPriority), clock);
-                runningJobs.add(new RunningJob(asRequest, r.nodes(), r.startedAt(), r.attainedGpuSBefore()));
-            }
-        }
-        Map<String, Double> attained = new HashMap<>();
-        pending.forEach((id, p) -> {
-            if (p.attainedGpuS() > 0) {
-                attained.put(id, p.attainedGpuS());
-            }
-        });
-        return new SchedulingContext(nowS, List.copyOf(requests.values()), schedulable, runningJobs, attained);
-    }
-
-    /**
-     * Takes the policy's victims off their nodes; they stop for real once a decision carries the stop out. A victim
-     * on whose nodes nothing of this round is placed keeps running: its room would only stand idle.
-     */
-    private void stop(List<String> victims, List<Placement> placements) {
-        for (String id : victims) {
-            Running r = running.get(id);
-            if (r == null) {
-                throw new IllegalStateException("policy " + policy.name() + " preempted " + id + ", which is not running");
-            }
-            if (placements.stream().anyMatch(p -> sharesANode(r, p))) {
-                release(id);
-                stopping.put(id, r);
-            }
-        }
-    }
-
-    /**
-     * The stops a placement carries: every stopped job not yet confirmed preempted that held room on its nodes.
-     * Decisions travel on different partitions, so the dispatcher may read any of them first; whichever it reads
-     * first stops the job (a stop is matched on job and attempt, so the others change nothing).
-     */
-    private List<Preemption> stopsBefore(Placement placement) {
+    private List<Preemption> stopsBefore(List<String> nodes, Set<String> stoppedNow) {
         List<Preemption> out = new ArrayList<>();
         stopping.forEach((id, r) -> {
-            if (sharesANode(r, placement)) {
+            if (stoppedNow.contains(id) || r.nodes().stream().anyMatch(nodes::contains)) {
                 out.add(new Preemption(id, r.attempt()));
             }
         });
         return out;
-    }
-
-    private static boolean sharesANode(Running r, Placement p) {
-        return r.nodes().stream().anyMatch(p.nodes()::contains);
-    }
-
-    /**
-     * A round that costs what it places: the queue is already in the policy's order, and when nothing was
-     * freed since the last round, jobs that did not fit then cannot fit now, so only new arrivals are offered.
-     */
-    private List<Placement> scheduleInOrder(double nowS, ClusterState schedulable) {
-        if (capacityMayHaveGrown) {
-            return ordered.scheduleInOrder(nowS, schedulable, sorted.inOrder(), sorted.smallestRequest());
-        }
-        List<JobRequest> arrived = new ArrayList<>(arrivedSinceRound.size());
-        for (JobRequest r : arrivedSinceRound) {
-            if (requests.get(r.id()) == r) {
-                arrived.add(r); // still pending, not re-queued at another priority since
-            }
-        }
-        arrived.sort(sorted.order());
-        return ordered.scheduleInOrder(nowS, schedulable, arrived.iterator(), GangPlacer.smallestRequest(arrived));
     }
 
     /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */
@@ -473,7 +418,7 @@ public final class SchedulerState {
     }
 
     public String policyName() {
-        return policy.name();
+        return engine.policy().name();
     }
 
     public String policyVersion() {

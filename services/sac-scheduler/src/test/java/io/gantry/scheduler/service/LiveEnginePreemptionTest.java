@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /** The live scheduler carrying out a preemptive policy's stops: who carries them, resuming, restoring, clocks. */
-class SchedulerStatePreemptionTest {
+class LiveEnginePreemptionTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T00:00:00Z");
     private static final ResourceAmounts NODE = new ResourceAmounts(8000, 96000, 393216);
@@ -69,8 +69,9 @@ class SchedulerStatePreemptionTest {
             List<String> stopped = new ArrayList<>();
             for (JobRequest j : ctx.pending()) {
                 boolean placed = out.stream().anyMatch(p -> p.jobId().equals(j.id()));
-                if (!placed && j.id().startsWith("urgent") && !ctx.running().isEmpty()) {
-                    RunningJob victim = ctx.running().get(0);
+                List<RunningJob> mayStop = ctx.running().stream().filter(RunningJob::preemptible).toList();
+                if (!placed && j.id().startsWith("urgent") && !mayStop.isEmpty()) {
+                    RunningJob victim = mayStop.get(0);
                     stopped.add(victim.job().id());
                     out.add(new Placement(j.id(), victim.nodes()));
                 }
@@ -81,8 +82,8 @@ class SchedulerStatePreemptionTest {
 
     private final List<SchedulingContext> contexts = new ArrayList<>();
 
-    private SchedulerState state(boolean preemption) {
-        return new SchedulerState(new UrgentFirstPolicy(contexts::add), "v1", 0, JobClock.WALL, preemption);
+    private LiveEngine state(boolean preemption) {
+        return new LiveEngine(new UrgentFirstPolicy(contexts::add), "v1", 0, JobClock.WALL, preemption);
     }
 
     private static NodeMetrics node(String name) {
@@ -106,7 +107,7 @@ class SchedulerStatePreemptionTest {
     }
 
     /** One 8-GPU node; "long" (1,000 s) runs on it and "urgent" arrives and stops it. */
-    private SchedulingDecision longRunsThenUrgentStopsIt(SchedulerState s) {
+    private SchedulingDecision longRunsThenUrgentStopsIt(LiveEngine s) {
         s.updateNode(node("n1"));
         s.enqueue(job("long", 1000));
         SchedulingDecision first = s.schedule(T0).decisions().get(0);
@@ -118,7 +119,7 @@ class SchedulerStatePreemptionTest {
 
     @Test
     void theStopTravelsInTheDecisionThatUsesTheRoomAndTheJobResumesWithTheRestOfItsRun() {
-        SchedulerState s = state(true);
+        LiveEngine s = state(true);
         SchedulingDecision urgent = longRunsThenUrgentStopsIt(s);
         assertEquals("urgent", urgent.jobId());
         assertEquals(List.of(new Preemption("long", 1)), urgent.preempts());
@@ -171,8 +172,8 @@ class SchedulerStatePreemptionTest {
 
     /**
      * The dispatcher reads decisions of different jobs in any order, so every decision placed into a stopped job's
-     * room carries the stop until the stop is confirmed, in the same round and in later ones; one stop's room used
-     * by nothing is not made at all.
+     * room carries the stop until the stop is confirmed, in the same round and in later ones; a stop whose room
+     * nothing uses yet is still made (it travels with the first decision placed there).
      */
     @Test
     void everyDecisionUsingAStoppedJobsRoomCarriesTheStopUntilItIsConfirmed() {
@@ -182,7 +183,7 @@ class SchedulerStatePreemptionTest {
                         List.of("big", "other"), Double.NaN),
                 Decision.placeOnly(List.of(new Placement("c", List.of("n1")))),
                 Decision.placeOnly(List.of(new Placement("d", List.of("n1"))))));
-        SchedulerState s = new SchedulerState(scripted(rounds), "v1", 0, JobClock.WALL, true);
+        LiveEngine s = new LiveEngine(scripted(rounds), "v1", 0, JobClock.WALL, true);
         s.updateNode(node("n1"));
         s.updateNode(node("n2"));
         s.enqueue(job("big", 1000));
@@ -191,10 +192,13 @@ class SchedulerStatePreemptionTest {
         s.enqueue(halfNode("a"));
         s.enqueue(halfNode("b"));
         List<SchedulingDecision> round2 = s.schedule(T0.plusSeconds(10)).decisions();
-        assertEquals(List.of(new Preemption("big", 1)), round2.get(0).preempts());
-        assertEquals(List.of(new Preemption("big", 1)), round2.get(1).preempts(), "b uses big's room too");
-        assertEquals(3, s.runningCount(), "a, b, and 'other', which keeps running: nothing this round uses its node");
-        assertEquals(1, s.stoppingCount());
+        java.util.Set<Preemption> both = java.util.Set.of(new Preemption("big", 1), new Preemption("other", 1));
+        assertEquals(both, java.util.Set.copyOf(round2.get(0).preempts()),
+                "the round's stops ride on its decisions, 'other' too though nothing uses its room");
+        assertEquals(both, java.util.Set.copyOf(round2.get(1).preempts()), "b uses big's room too");
+        assertEquals(2, s.runningCount(), "a and b");
+        assertEquals(2, s.stoppingCount(), "a victim is stopped even when nothing this round uses its room, as in the"
+                + " simulator: 'other' too");
 
         s.enqueue(halfNode("c"));
         s.onLifecycle(completed("a"));
@@ -208,7 +212,7 @@ class SchedulerStatePreemptionTest {
 
     @Test
     void aJobThatCompletesWhileBeingStoppedLeavesForGood() {
-        SchedulerState s = state(true);
+        LiveEngine s = state(true);
         longRunsThenUrgentStopsIt(s);
         assertTrue(s.onLifecycle(completed("long")));
         assertEquals(0, s.stoppingCount());
@@ -219,7 +223,7 @@ class SchedulerStatePreemptionTest {
 
     @Test
     void aJobSubmittedAsNotPreemptibleIsNeverOfferedAsAVictim() {
-        SchedulerState s = state(true);
+        LiveEngine s = state(true);
         s.updateNode(node("n1"));
         JobTuned pinned = job("long", 1000);
         s.enqueue(new JobTuned(pinned.eventId(), 1, T0, "long", "u", "long", null, T0, 1, pinned.perTask(), null, null,
@@ -227,13 +231,15 @@ class SchedulerStatePreemptionTest {
         s.schedule(T0);
         s.enqueue(job("urgent", 50));
         assertTrue(s.schedule(T0.plusSeconds(100)).isEmpty(), "urgent waits: the only running job may not be stopped");
-        assertEquals(List.of(), contexts.get(contexts.size() - 1).running());
+        List<RunningJob> seen = contexts.get(contexts.size() - 1).running();
+        assertEquals(List.of("long"), seen.stream().map(r -> r.job().id()).toList(), "the policy sees it as taken room");
+        assertFalse(seen.get(0).preemptible());
         assertEquals(0, s.stoppingCount());
     }
 
     @Test
     void withPreemptionOffThePolicyOnlyPlacesIntoFreeRoom() {
-        SchedulerState s = state(false);
+        LiveEngine s = state(false);
         s.updateNode(node("n1"));
         s.enqueue(job("long", 1000));
         s.schedule(T0);
@@ -241,11 +247,14 @@ class SchedulerStatePreemptionTest {
         assertTrue(s.schedule(T0.plusSeconds(100)).isEmpty());
         assertEquals(1, s.runningCount());
         assertEquals(0, s.stoppingCount());
+        RunningJob seen = contexts.get(contexts.size() - 1).running().get(0);
+        assertEquals("long", seen.job().id(), "every running job is shown, as in the simulator (DRF's shares count it)");
+        assertFalse(seen.preemptible(), "with preemption off no running job may be stopped");
     }
 
     @Test
     void theJobsClockScalesWaitsAndServiceToTheJobsSeconds() {
-        SchedulerState s = new SchedulerState(new UrgentFirstPolicy(contexts::add), "v1", 0, new JobClock(1000), true);
+        LiveEngine s = new LiveEngine(new UrgentFirstPolicy(contexts::add), "v1", 0, new JobClock(1000), true);
         longRunsThenUrgentStopsIt(s);
         SchedulingContext ctx = contexts.get(contexts.size() - 1);
         assertEquals(100 * 1000, ctx.now() - ctx.pending().get(0).submitTime(), 1e-3,
@@ -259,7 +268,7 @@ class SchedulerStatePreemptionTest {
      */
     @Test
     void restoringTheDecisionsInAnyOrderGivesTheSameState() {
-        SchedulerState live = state(true);
+        LiveEngine live = state(true);
         live.updateNode(node("n1"));
         JobTuned longJob = job("long", 1000);
         JobTuned urgentJob = job("urgent", 50);
@@ -276,7 +285,7 @@ class SchedulerStatePreemptionTest {
         List<List<SchedulingDecision>> orders = List.of(List.of(first, urgent, resumed), List.of(urgent, first, resumed),
                 List.of(first, resumed, urgent));
         for (List<SchedulingDecision> order : orders) {
-            SchedulerState r = state(true);
+            LiveEngine r = state(true);
             r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(stop, urgentDone), JobClock.WALL));
             r.updateNode(node("n1"));
             String in = order.stream().map(d -> d.jobId() + "#" + d.attempt()).toList().toString();
@@ -291,7 +300,7 @@ class SchedulerStatePreemptionTest {
         }
         // A restart between the stop's decision and its JobPreempted: long is stopping, whichever came first.
         for (List<SchedulingDecision> order : List.of(List.of(first, urgent), List.of(urgent, first))) {
-            SchedulerState r = state(true);
+            LiveEngine r = state(true);
             r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(), JobClock.WALL));
             assertEquals(1, r.runningCount());
             assertEquals(1, r.stoppingCount());
