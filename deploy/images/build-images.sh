@@ -3,7 +3,7 @@
 # (build-base.sh, run first if the base is missing). Run by the root pom's profile -Pimages after package, or by hand:
 #   deploy/images/build-images.sh [--version V] [IMAGE...]      (default: every image)
 # Tags: localhost/gantry/<image>:<version> for kafka, postgres, prometheus, metrics-ingest, job-tuner, sac-scheduler,
-# pod-dispatcher; localhost/gantry/priority-accounting:<version>-pg (its PostgreSQL build, services/priority-accounting/target/pg).
+# pod-dispatcher, job-runner; localhost/gantry/priority-accounting:<version>-pg (its PostgreSQL build, services/priority-accounting/target/pg).
 # Engine: podman if installed, else docker (GANTRY_CONTAINER_ENGINE forces one); both take the same Containerfiles.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,7 +12,7 @@ source "$HERE/engine.sh"
 VERSION=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$ROOT/pom.xml" | head -1)
 [ "${1:-}" = --version ] && { VERSION=$2; shift 2; }
 SERVICES=(metrics-ingest job-tuner priority-accounting sac-scheduler pod-dispatcher)
-ALL=(kafka postgres prometheus "${SERVICES[@]}")
+ALL=(kafka postgres prometheus "${SERVICES[@]}" job-runner)
 [ $# -gt 0 ] && WANTED=("$@") || WANTED=("${ALL[@]}")
 WORK="$ROOT/target/images"
 mkdir -p "$WORK"
@@ -67,6 +67,10 @@ for image in "${WANTED[@]}"; do
       app="$ROOT/services/$image/target/quarkus-app"
       [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
       build "localhost/gantry/$image:$VERSION" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port "$image")" ;;
+    job-runner)
+      jar="$ROOT/job-runner/target/job-runner-$VERSION.jar"
+      [ -f "$jar" ] || { echo "build-images: $jar is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
+      build "localhost/gantry/job-runner:$VERSION" "$HERE/job-runner.Containerfile" "$ROOT/job-runner/target" --build-arg VERSION="$VERSION" ;;
     *) echo "build-images: unknown image '$image' (known: ${ALL[*]})" >&2; exit 2 ;;
   esac
 done

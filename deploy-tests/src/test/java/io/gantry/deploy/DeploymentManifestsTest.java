@@ -67,7 +67,8 @@ class DeploymentManifestsTest {
             " pods get", " pods list", " pods watch", " pods create", " pods delete",
             " pods/binding create",
             " nodes get", " nodes list", " nodes watch",
-            " events create");
+            " events create",
+            " configmaps create");
 
     /**
      * What pod-dispatcher's KubernetesCluster actually calls: node and pod informers (list, watch; pods in any
@@ -76,7 +77,7 @@ class DeploymentManifestsTest {
      */
     static final Set<String> DISPATCHER_CALLS = Set.of(
             " pods get", " pods list", " pods watch", " pods create", " pods delete",
-            " pods/binding create", " nodes list", " nodes watch");
+            " pods/binding create", " nodes list", " nodes watch", " configmaps create");
 
     static final List<String> SERVICES = Topics.SERVICES;
 
@@ -303,6 +304,29 @@ class DeploymentManifestsTest {
         var security = d.getSpec().getTemplate().getSpec().getSecurityContext();
         assertTrue(security != null && security.getFsGroup() != null,
                 "without an fsGroup the image's non-root user cannot write the claimed volume");
+    }
+
+    /**
+     * A training job's pod mounts the checkpoint claim the dispatcher names (its default) in the jobs' namespace, and
+     * the dispatcher may create the ConfigMap of its spec there, through a Role bound to its ServiceAccount.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"dev", "prod"})
+    void trainingPodsHaveTheirCheckpointClaimAndTheDispatcherMayCreateTheirSpecConfigMaps(String overlay) {
+        Manifests m = overlay(overlay);
+        String claimName = ServiceSources.of("pod-dispatcher").javaSource("io/gantry/dispatcher/config/DispatcherConfig.java")
+                .replaceAll("(?s).*@WithDefault\\(\"([^\"]+)\"\\)\\s*String checkpointClaim\\(\\).*", "$1");
+        PersistentVolumeClaim claim = m.one(PersistentVolumeClaim.class, claimName);
+        assertEquals("gantry-jobs", claim.getMetadata().getNamespace());
+        assertTrue(claim.getSpec().getAccessModes().contains("ReadWriteMany"), "pods on many nodes share it");
+        Role role = m.all(Role.class).filter(r -> r.getRules().stream().anyMatch(x -> x.getResources().contains("configmaps")))
+                .findFirst().orElseThrow(() -> new AssertionError("no Role grants configmaps"));
+        assertEquals("gantry-jobs", role.getMetadata().getNamespace());
+        String sa = m.one(Deployment.class, "pod-dispatcher").getSpec().getTemplate().getSpec().getServiceAccountName();
+        assertTrue(m.all(io.fabric8.kubernetes.api.model.rbac.RoleBinding.class).anyMatch(b -> b.getRoleRef().getName()
+                .equals(role.getMetadata().getName()) && b.getMetadata().getNamespace().equals("gantry-jobs")
+                && b.getSubjects().stream().anyMatch(s -> s.getName().equals(sa) && s.getNamespace().equals("gantry"))),
+                "the dispatcher's ServiceAccount is not bound to " + role.getMetadata().getName());
     }
 
     @ParameterizedTest

@@ -271,8 +271,11 @@ public final class JobRunner {
             Double loss = Double.isFinite(trainLoss) ? trainLoss : null;
             String eventId = UUID.nameUUIDFromBytes((jobId + "/" + attempt + "/progress/" + s.globalStep() + "/"
                     + epochEnded).getBytes(StandardCharsets.UTF_8)).toString();
+            // accuracy: what the run is judged by — the test accuracy the runner measured at this epoch end when the
+            // target is test_accuracy (so the last one equals JobResult.testAccuracy), else the validation accuracy.
+            Double accuracy = s.testAccuracy() != null && epochEnded ? s.testAccuracy() : s.validationAccuracy();
             sink.send(new JobProgress(eventId, GantryEvent.SCHEMA_VERSION, Instant.now(), jobId, user, s.progress(),
-                    s.epochsDone(), loss, s.validationAccuracy(), rate, s.globalStep(), loss, s.validationLoss(),
+                    s.epochsDone(), loss, accuracy, rate, s.globalStep(), loss, s.validationLoss(),
                     s.validationAccuracy()));
         }
 

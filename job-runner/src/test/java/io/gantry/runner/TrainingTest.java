@@ -126,6 +126,8 @@ class TrainingTest {
             assertTrue(EventCodec.decode(EventCodec.encode(p)).violations().isEmpty());
         }
         assertEquals(result.epochsRun(), lastEpoch);
+        assertEquals(result.testAccuracy(), ((JobProgress) events.get(events.size() - 2)).accuracy(), 0.0,
+                "the last progress carries the test accuracy the result reports");
         assertTrue(Files.exists(tmp.resolve("ckpt/result-1.json")));
     }
 }

@@ -9,7 +9,9 @@ import java.time.Instant;
  * @param progress           fraction of the planned work done, 0 to 1 (epochs done / epochs planned, within an epoch by steps)
  * @param epoch              epochs completed so far (1-based count; 0 before the first ends)
  * @param loss               the latest training loss (equal to {@code trainLoss} when the runner reports)
- * @param accuracy           the latest validation accuracy (equal to {@code validationAccuracy} when the runner reports)
+ * @param accuracy           the accuracy the run is judged by: from {@code job-runner}, at an epoch end of a run whose
+ *                           target is {@code test_accuracy}, the test accuracy measured there (the last one equals
+ *                           {@link JobResult#testAccuracy()}); otherwise the latest validation accuracy
  * @param samplesPerSecond   training throughput since the previous report
  * @param step               optimiser steps done over the whole run; null when unknown
  * @param trainLoss          mean training loss of the epoch so far; null when unknown

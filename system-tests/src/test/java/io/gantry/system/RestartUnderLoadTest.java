@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gantry.events.EventCodec;
-import io.gantry.events.JobFailed;
-import io.gantry.events.JobStarted;
-import io.gantry.events.LifecycleEvent;
-import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import java.io.IOException;
@@ -17,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -107,30 +102,12 @@ class RestartUnderLoadTest {
         }
     }
 
-    /** From the topics themselves: one JobStarted per decided stint, no JobFailed, every decision's stint bound. */
     private static void eachStintStartedOnceAndNothingFailed(TopicProbe probe, String context) {
-        Map<String, Integer> startsPerStint = new HashMap<>();
-        for (TopicProbe.Seen r : probe.readAll(Topics.JOBS_LIFECYCLE)) {
-            LifecycleEvent e = EventCodec.decode(r.value(), LifecycleEvent.class);
-            if (e instanceof JobFailed f) {
-                throw new AssertionError("job " + f.jobId() + " failed: " + f.reason() + "; " + context);
-            }
-            if (e instanceof JobStarted started) {
-                startsPerStint.merge(started.jobId() + "#" + started.attempt(), 1, Integer::sum);
-            }
-        }
-        startsPerStint.forEach((stint, n) -> assertEquals(1, n, stint + " started " + n + " times; " + context));
-        Map<String, Integer> decisionsPerStint = new HashMap<>();
-        for (TopicProbe.Seen r : probe.readAll(Topics.SCHEDULING_DECISIONS)) {
-            SchedulingDecision d = EventCodec.decode(r.value(), SchedulingDecision.class);
-            decisionsPerStint.merge(d.jobId() + "#" + d.attempt(), 1, Integer::sum);
-        }
-        decisionsPerStint.forEach((stint, n) -> assertEquals(1, n, stint + " decided " + n + " times; " + context));
+        ExactlyOnceChecks.eachStintStartedOnceAndNothingFailed(probe, context);
     }
 
     private static boolean terminal(TopicProbe.Seen r) {
-        return r.value().contains("\"JobCompleted\"") || r.value().contains("\"JobFailed\"")
-                || r.value().contains("\"JobRejected\"");
+        return ExactlyOnceChecks.terminal(r);
     }
 
     /** The replay CLI as {@code ./gantry up} runs it, against this system's broker. */

@@ -6,6 +6,7 @@ import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
+import io.gantry.events.JobResult;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
 import java.time.Duration;
@@ -41,9 +42,18 @@ final class LifecycleTally {
     private int preempted;
     private int duplicates;
     private int unreadable;
+    /** Real jobs: their target test accuracy; and the test accuracy each reported. */
+    private final Map<String, Double> realTargets = new HashMap<>();
+    private final Map<String, Double> realAccuracy = new HashMap<>();
+    private final Set<String> realCompleted = new HashSet<>();
 
     LifecycleTally(double speedup) {
         this.speedup = speedup;
+    }
+
+    /** Marks a submitted job as a real training job with its target test accuracy. */
+    synchronized void real(String jobId, double targetTestAccuracy) {
+        realTargets.put(jobId, targetTestAccuracy);
     }
 
     synchronized void submitted(String jobId) {
@@ -60,6 +70,11 @@ final class LifecycleTally {
         }
         if (!submitted.contains(e.jobId())) {
             return; // another replay's or another user's job
+        }
+        if (e instanceof JobResult r) {
+            // One per finished run; the last one counts (a redelivered result is the same result).
+            realAccuracy.put(r.jobId(), r.testAccuracy());
+            return;
         }
         if (e instanceof JobStarted s) {
             runningNow.add(s.jobId());
@@ -87,6 +102,9 @@ final class LifecycleTally {
         }
         if (e instanceof JobCompleted c) {
             completed++;
+            if (realTargets.containsKey(c.jobId())) {
+                realCompleted.add(c.jobId());
+            }
             if (c.submittedAt() != null) {
                 // Wall time in the accelerated cluster, scaled back to the trace's seconds.
                 jctS.add(Duration.between(c.submittedAt(), c.occurredAt()).toNanos() / 1e9 * speedup);
@@ -103,18 +121,37 @@ final class LifecycleTally {
     }
 
     synchronized Snapshot snapshot() {
+        List<Double> accuracies = new ArrayList<>();
+        int reached = 0;
+        int realRunning = 0;
+        for (String id : realCompleted) {
+            Double a = realAccuracy.get(id);
+            if (a != null) {
+                accuracies.add(a);
+                reached += a >= realTargets.get(id) ? 1 : 0;
+            }
+        }
+        for (String id : realTargets.keySet()) {
+            realRunning += runningNow.contains(id) ? 1 : 0;
+        }
         return new Snapshot(submitted.size(), started.size(), runningNow.size(), completed, failed, rejected, preempted,
-                duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99));
+                duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
+                realTargets.size(), realRunning, realCompleted.size(), reached,
+                accuracies.isEmpty() ? null : mean(accuracies),
+                accuracies.isEmpty() ? null : Collections.min(accuracies));
     }
 
     /**
      * @param started jobs started at least once
      * @param running jobs holding resources now (a preempted job waiting to resume is pending again)
      * @param preempted preemptions: a job stopped twice counts twice
+     * @param realTargetReached real jobs completed whose reported test accuracy is at least their target
+     * @param realMeanTestAccuracy mean test accuracy of the completed real jobs; null when none
      */
     record Snapshot(int submitted, int started, int running, int completed, int failed, int rejected, int preempted,
                     int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
-                    double p99SubmitToBindMs) {
+                    double p99SubmitToBindMs, int realJobs, int realRunning, int realCompleted, int realTargetReached,
+                    Double realMeanTestAccuracy, Double realMinTestAccuracy) {
         int finished() {
             return completed + failed + rejected;
         }

@@ -70,6 +70,10 @@ final class ProgressLine implements AutoCloseable {
         String line = String.format(Locale.ROOT, "[%6.1fs] submitted %d/%d  running %d  completed %d  failed %d  "
                         + "rejected %d  pending %d  preempted %d  dup %d", wall, s.submitted(), total, s.running(),
                 s.completed(), s.failed(), s.rejected(), s.pending(), s.preempted(), s.duplicates());
+        if (s.realJobs() > 0) {
+            line += String.format(Locale.ROOT, "  real %d: running %d done %d at-target %d", s.realJobs(),
+                    s.realRunning(), s.realCompleted(), s.realTargetReached());
+        }
         String status = events.status();
         return status.isEmpty() ? line : line + "  " + status;
     }

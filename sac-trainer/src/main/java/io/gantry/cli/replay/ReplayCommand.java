@@ -7,6 +7,7 @@ import io.gantry.events.GantryEvent;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
+import io.gantry.training.model.RealJobSet;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.trace.Trace;
 import java.io.IOException;
@@ -67,11 +68,16 @@ public final class ReplayCommand implements GantryCli.Command {
         System.err.printf(Locale.ROOT, "replaying %d jobs of %s at %.0fx (%d bad rows skipped)%n", jobs.size(),
                 o.file(), o.speedup(), trace.badRows().size());
 
+        List<Planned> plan = plan(jobs, o);
+        if (o.realJobs() > 0) {
+            System.err.printf(Locale.ROOT, "mixing in %d real training jobs (job-runner processes; seeds %d..%d)%n",
+                    o.realJobs(), o.realSeed(), o.realSeed() + o.realJobs() - 1);
+        }
         LifecycleTally tally = new LifecycleTally(o.speedup());
         ServiceEvents events = o.serviceEvents() != null ? ServiceEvents.following(o.serviceEvents()) : ServiceEvents.none();
         AtomicBoolean stop = new AtomicBoolean();
         Instant started = Instant.now();
-        ProgressLine progress = new ProgressLine(tally, jobs.size(), started, events, System.err);
+        ProgressLine progress = new ProgressLine(tally, plan.size(), started, events, System.err);
         // Stopped (Ctrl-C, or ./gantry up stopping the run): the last news and line, then the summary as it stands.
         Thread printer = new Thread(() -> {
             progress.close();
@@ -84,7 +90,7 @@ public final class ReplayCommand implements GantryCli.Command {
             follower.setDaemon(true);
             follower.start();
             progress.start();
-            submit(jobs, o, producer, tally);
+            submit(plan, o, producer, tally);
             long deadline = System.nanoTime() + (long) Math.min(o.timeoutS() * 1e9, Long.MAX_VALUE / 2);
             while (!(o.exitWhenDone() && tally.allDone()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -98,20 +104,53 @@ public final class ReplayCommand implements GantryCli.Command {
         return tally.allDone() ? 0 : 1;
     }
 
-    /** Publishes each job at its (accelerated) arrival time, or at a fixed rate when {@code --rate} is given. */
-    private static void submit(List<JobRequest> jobs, ReplayOptions o, KafkaProducer<String, String> producer,
-                               LifecycleTally tally) throws InterruptedException {
-        double t0 = jobs.get(0).submitTime();
-        long wallStart = System.nanoTime();
+    /** A submission and its arrival time in trace seconds; {@code target} is a real job's target test accuracy. */
+    record Planned(double submitTimeS, JobSubmitted event, Double target) {
+    }
+
+    /**
+     * The trace's jobs in arrival order, with the real jobs of {@code --real-jobs} spread evenly among them: real job k
+     * arrives with the trace job at position (k + 1) · n / (N + 1).
+     */
+    static List<Planned> plan(List<JobRequest> jobs, ReplayOptions o) {
+        List<Planned> plan = new ArrayList<>();
+        List<RealJobSet.RealJob> real = RealJobSet.first(o.realJobs(), o.realSeed());
+        int k = 0;
         for (int i = 0; i < jobs.size(); i++) {
             JobRequest j = jobs.get(i);
-            double dueS = o.rate() > 0 ? i / o.rate() : o.rate() == 0 ? 0 : (j.submitTime() - t0) / o.speedup();
+            plan.add(new Planned(j.submitTime(), toEvent(j), null));
+            while (k < real.size() && (long) (k + 1) * jobs.size() / (real.size() + 1) <= i) {
+                plan.add(new Planned(j.submitTime(), realEvent(k, real.get(k)), real.get(k).target()));
+                k++;
+            }
+        }
+        return plan;
+    }
+
+    static JobSubmitted realEvent(int k, RealJobSet.RealJob r) {
+        String id = String.format(Locale.ROOT, "real-%03d-%s", k, r.name());
+        // No durationS: it runs as long as its training takes. Tuning as the user allows by default.
+        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), id, r.user(), r.name(), null,
+                1, r.perTask(), null, null, null, null, true, r.spec());
+    }
+
+    /** Publishes each job at its (accelerated) arrival time, or at a fixed rate when {@code --rate} is given. */
+    private static void submit(List<Planned> jobs, ReplayOptions o, KafkaProducer<String, String> producer,
+                               LifecycleTally tally) throws InterruptedException {
+        double t0 = jobs.get(0).submitTimeS();
+        long wallStart = System.nanoTime();
+        for (int i = 0; i < jobs.size(); i++) {
+            Planned p = jobs.get(i);
+            double dueS = o.rate() > 0 ? i / o.rate() : o.rate() == 0 ? 0 : (p.submitTimeS() - t0) / o.speedup();
             long waitNs = wallStart + (long) (dueS * 1e9) - System.nanoTime();
             if (waitNs > 1_000_000) {
                 Thread.sleep(waitNs / 1_000_000, (int) (waitNs % 1_000_000));
             }
-            JobSubmitted e = toEvent(j);
+            JobSubmitted e = p.event();
             tally.submitted(e.jobId());
+            if (p.target() != null) {
+                tally.real(e.jobId(), p.target());
+            }
             producer.send(new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e)));
         }
         producer.flush();
@@ -148,6 +187,11 @@ public final class ReplayCommand implements GantryCli.Command {
         summary.put("p99_submit_to_bind_ms", s.p99SubmitToBindMs());
         summary.put("p50_submit_to_bind_ms", s.p50SubmitToBindMs());
         summary.put("unfinished", s.submitted() - s.finished());
+        summary.put("real_jobs", s.realJobs());
+        summary.put("real_completed", s.realCompleted());
+        summary.put("real_target_reached", s.realTargetReached());
+        summary.put("real_mean_test_accuracy", s.realMeanTestAccuracy());
+        summary.put("real_min_test_accuracy", s.realMinTestAccuracy());
         summary.put("speedup", o.speedup());
         summary.put("wall_s", wall);
         summary.put("jobs_per_s", wall > 0 ? s.finished() / wall : 0);

@@ -12,15 +12,21 @@ import java.nio.file.Path;
 
 /** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
 record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, double speedup, double rate,
-                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape, Path serviceEvents) {
+                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape, Path serviceEvents,
+                     int realJobs, long realSeed) {
 
     static final String USAGE = """
             usage: gantry replay [--bootstrap HOST:PORT] [--trace openb|philly|pollux|pai2020] [--trace-file PATH]
                                  [--skip N] [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
                                  [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB] [--service-events FILE]
+                                 [--real-jobs N] [--real-seed S]
               --skip N      leave out the first N jobs (in arrival order), e.g. to replay a later slice
               --speedup X   trace seconds per wall-clock second (arrivals and the simulated cluster alike)
               --rate R      ignore the trace's arrival times and submit R jobs per second (0 = as fast as possible)
+              --real-jobs N mix N real training jobs (training-model RealJobSet: a CNN on digits, MLPs on iris,
+                            wine and breast cancer, varied sizes and users) evenly into the trace; each trains
+                            in a job-runner process and stops at its target test accuracy (0)
+              --real-seed S seed of real job i is S + i (1)
               --service-events FILE
                             show the lines a supervisor appends to FILE ("<time> <process> <what happened>", as
                             ./gantry up writes them) above the progress line, with the restarts counted in it
@@ -39,6 +45,8 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         double timeoutS = Double.POSITIVE_INFINITY;
         NodeShape shape = NodeShape.ALIBABA_G2;
         Path serviceEvents = null;
+        int realJobs = 0;
+        long realSeed = 1;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -61,12 +69,19 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 case "--timeout-s" -> timeoutS = positive(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);
                 case "--service-events" -> serviceEvents = Path.of(v);
+                case "--real-jobs" -> {
+                    realJobs = (int) nonNegative(flag, v);
+                    if (realJobs > 1000) {
+                        throw new IllegalArgumentException(flag + " must be at most 1000 (each trains in its own process), got " + v);
+                    }
+                }
+                case "--real-seed" -> realSeed = (long) nonNegative(flag, v);
                 default -> throw new IllegalArgumentException(flag + ": unknown flag");
             }
         }
         traceFile = FlagValues.traceFile(trace, traceFile);
         return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
-                shape, serviceEvents);
+                shape, serviceEvents, realJobs, realSeed);
     }
 
     /** The trace file, resolved and checked by {@link #parse}. */

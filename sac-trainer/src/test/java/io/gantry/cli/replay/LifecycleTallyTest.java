@@ -7,6 +7,9 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobResult;
+import io.gantry.events.JobSubmitted;
+import io.gantry.training.model.RealJobSet;
 import io.gantry.events.JobStarted;
 import io.gantry.events.ResourceAmounts;
 import java.time.Instant;
@@ -65,5 +68,47 @@ class LifecycleTallyTest {
         assertEquals(1, tally.snapshot().duplicates());
         assertEquals(1, tally.snapshot().started());
         assertEquals(0, tally.snapshot().preempted());
+    }
+
+    private static String result(String jobId, double accuracy) {
+        return EventCodec.encode(new JobResult(Events.newId(), 1, SUBMITTED, jobId, "ada", 1, accuracy, 0.2,
+                new int[][]{{1}}, 3, 3, 1L << 28, 2.0, 3.0, 900.0, "0123456789abcdef", 32, 0.005));
+    }
+
+    @Test
+    void realJobsAreCountedWithTheirResultsAndTargets() {
+        tally.submitted("trace-1");
+        tally.submitted("real-a");
+        tally.real("real-a", 0.95);
+        tally.submitted("real-b");
+        tally.real("real-b", 0.9);
+        tally.accept(started("real-a", 1, SUBMITTED.plusMillis(5)));
+        assertEquals(1, tally.snapshot().realRunning());
+        tally.accept(result("real-a", 0.97));
+        tally.accept(completed("real-a", SUBMITTED.plusSeconds(4)));
+        tally.accept(started("real-b", 1, SUBMITTED.plusMillis(5)));
+        tally.accept(result("real-b", 0.85));
+        tally.accept(completed("real-b", SUBMITTED.plusSeconds(5)));
+        LifecycleTally.Snapshot s = tally.snapshot();
+        assertEquals(2, s.realJobs());
+        assertEquals(2, s.realCompleted());
+        assertEquals(1, s.realTargetReached(), "0.85 is below its 0.9");
+        assertEquals(0.91, s.realMeanTestAccuracy(), 1e-12);
+        assertEquals(0.85, s.realMinTestAccuracy(), 0.0);
+        assertEquals(0, s.duplicates(), "a result is neither a start nor an end");
+        assertEquals(null, new LifecycleTally(1).snapshot().realMeanTestAccuracy());
+    }
+
+    @Test
+    void everyRealJobOfTheSetIsAValidSubmissionWithItsSeed() {
+        List<RealJobSet.RealJob> set = RealJobSet.first(8, 1);
+        for (int k = 0; k < set.size(); k++) {
+            JobSubmitted e = ReplayCommand.realEvent(k, set.get(k));
+            assertEquals(e, EventCodec.decode(EventCodec.encode(e)));
+            assertEquals(1 + k, e.training().seed());
+            assertEquals(null, e.durationS(), "a real job runs as long as its training takes");
+        }
+        assertEquals(List.of("digits", "iris", "wine", "breast-cancer"),
+                set.subList(0, 4).stream().map(r -> r.spec().dataset()).toList());
     }
 }

@@ -33,19 +33,23 @@ public interface DispatcherConfig {
         String jobNamespace();
 
         /**
-         * Image of the pods Gantry creates. {@code JobSubmitted} names no image: a submitted job is a training run
-         * of the platform's trainer, parameterised by the {@code GANTRY_*} environment of its pod. Jobs that need
-         * their own image are submitted as pods with {@code schedulerName: gantry} instead.
+         * Image of the pods Gantry creates for <b>trace jobs</b> (a {@code JobSubmitted} without {@code training}):
+         * an explicit stand-in, like the simulated cluster's sleep, that runs for the job's {@code durationS}. A job
+         * with {@code training} runs {@link Training#image()} instead. Jobs that need their own image are submitted as
+         * pods with {@code schedulerName: gantry}.
          */
         @WithDefault("busybox:1.36")
-        String jobImage();
+        String traceJobImage();
 
         /**
-         * Command of the pods Gantry creates. The default is a stand-in workload, like the simulated cluster's:
-         * it runs for the job's {@code durationS} (1 h when unknown) and succeeds.
+         * Command of the trace-job stand-in: it runs for the job's {@code durationS} (1 h when unknown) and
+         * succeeds.
          */
         @WithDefault("sh,-c,sleep \"${GANTRY_DURATION_S:-3600}\"")
-        List<String> jobCommand();
+        List<String> traceJobCommand();
+
+        /** The pods of real training jobs (a {@code training} spec): the job runner. */
+        Training training();
 
         /** Service account of the pods Gantry creates; the namespace's default when absent. */
         Optional<String> jobServiceAccount();
@@ -53,5 +57,32 @@ public interface DispatcherConfig {
         /** How often every node's capacity is published again, besides on every change. */
         @WithDefault("10s")
         Duration metricsInterval();
+    }
+
+    /**
+     * A real training job's pod: the job runner's image, the spec in a ConfigMap mounted at
+     * {@code /etc/gantry/training/spec.json}, checkpoints on a PersistentVolumeClaim (one directory per job, kept
+     * across attempts, so a preempted job resumes), requests and limits from the decision (the tuner's
+     * {@code JobTuned}, right-sized).
+     */
+    interface Training {
+
+        /** The job runner's image (application.properties: {@code localhost/gantry/job-runner:<version>}). */
+        @WithDefault("localhost/gantry/job-runner:latest")
+        String image();
+
+        /** Command of the runner container; absent: the image's entrypoint (the runner's main), given only args. */
+        Optional<List<String>> command();
+
+        /** The PersistentVolumeClaim (in the jobs' namespace) that holds every job's checkpoint directory. */
+        @WithDefault("gantry-checkpoints")
+        String checkpointClaim();
+
+        /** Where the runner publishes JobProgress and JobResult (the platform's Kafka, as seen from the job pods). */
+        @WithDefault("kafka.gantry.svc:9092")
+        String kafkaBootstrap();
+
+        /** The datasets folder inside the runner image; absent: the runner's default ({@code ../shared/datasets}). */
+        Optional<String> datasetsDir();
     }
 }

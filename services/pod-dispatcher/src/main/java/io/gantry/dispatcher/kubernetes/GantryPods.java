@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.gantry.dispatcher.config.DispatcherConfig;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.events.TrainingSpec;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -198,16 +199,29 @@ public final class GantryPods {
 
     /** What a pod Gantry creates for a job needs to know. */
     public record JobSpec(String jobId, String user, int tasks, ResourceAmounts perTask, String model, Integer batchSize,
-                          Integer epochs, Double durationS) {
+                          Integer epochs, Double durationS, TrainingSpec training) {
+
+        /** A trace job (no training spec). */
+        public JobSpec(String jobId, String user, int tasks, ResourceAmounts perTask, String model, Integer batchSize,
+                       Integer epochs, Double durationS) {
+            this(jobId, user, tasks, perTask, model, batchSize, epochs, durationS, null);
+        }
 
         /** The same job with {@code durationS} left to run (a resumed start). */
         public JobSpec withDurationS(Double left) {
-            return new JobSpec(jobId, user, tasks, perTask, model, batchSize, epochs, left);
+            return new JobSpec(jobId, user, tasks, perTask, model, batchSize, epochs, left, training);
+        }
+
+        /** The same job as decided: the decision's requests and gang size, the tuned spec when known. */
+        public JobSpec asDecided(int decidedTasks, ResourceAmounts decidedPerTask, TrainingSpec tuned) {
+            return new JobSpec(jobId, user, decidedTasks, decidedPerTask, model, batchSize, epochs, durationS,
+                    tuned != null ? tuned : training);
         }
     }
 
     /**
-     * Task {@code task} of {@code job}'s {@code attempt}-th start (see {@link #podName(String, int, int)}): unbound, {@code schedulerName} Gantry's, never restarted (a failed task fails
+     * Task {@code task} of {@code job}'s {@code attempt}-th start, for a trace job the stand-in
+     * ({@code trace-job-image}, {@code trace-job-command}; a training job's pod is {@link TrainingPods}'s) (see {@link #podName(String, int, int)}): unbound, {@code schedulerName} Gantry's, never restarted (a failed task fails
      * the job). Kubernetes counts GPUs in whole cards, so a fraction is rounded up; memory and GPUs are limited to
      * the request, so a pod that outgrows its memory is OOM-killed and the job says so.
      */
@@ -260,8 +274,8 @@ public final class GantryPods {
                     .withServiceAccountName(config.jobServiceAccount().orElse(null))
                     .addNewContainer()
                         .withName("main")
-                        .withImage(config.jobImage())
-                        .withCommand(config.jobCommand())
+                        .withImage(config.traceJobImage())
+                        .withCommand(config.traceJobCommand())
                         .withEnv(env)
                         .withResources(new ResourceRequirementsBuilder().withRequests(requests).withLimits(limits).build())
                     .endContainer()

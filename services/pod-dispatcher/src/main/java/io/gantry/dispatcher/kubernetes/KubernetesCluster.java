@@ -37,6 +37,7 @@ import io.gantry.events.NodeMetrics;
 import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
+import io.gantry.events.TrainingSpec;
 import io.gantry.events.TuningOptions;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -57,6 +58,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -105,6 +107,8 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private final Set<String> foreignSubmitted = bounded();
     private final Map<String, JobStarted> startedBeforeRestart = new HashMap<>();
     private final Map<String, GantryPods.JobSpec> submittedSpecs = new LinkedHashMap<>();
+    /** Tuned training specs by job id (see {@link #useTunedSpecs}); none by default. */
+    private volatile Function<String, TrainingSpec> tunedSpecs = jobId -> null;
     /**
      * Jobs Kubernetes evicted that Gantry can start again, with the attempt that may bind next: their pods are made
      * anew for it (only jobs Gantry made pods for; a foreign pod's owner decides what replaces it).
@@ -211,7 +215,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             return; // a job made of pods from the cluster, announced by this dispatcher: its pods exist
         }
         GantryPods.JobSpec spec = new GantryPods.JobSpec(job.jobId(), job.user(), job.tasks(), job.perTask(),
-                job.model(), job.batchSize(), job.epochs(), job.durationS());
+                job.model(), job.batchSize(), job.epochs(), job.durationS(), job.training());
         synchronized (this) {
             if (decided.contains(job.jobId()) || ended.contains(job.jobId()) || !podsOf(job.jobId()).isEmpty()) {
                 return;
@@ -221,6 +225,11 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 submittedSpecs.remove(submittedSpecs.keySet().iterator().next());
             }
         }
+        if (job.training() != null) {
+            // A training job's pods are made at its decision: they carry the tuner's requests and hyper-parameters
+            // (JobTuned, via the decision and the tuned specs), which the submission does not have yet.
+            return;
+        }
         createPods(spec, 1);
     }
 
@@ -228,9 +237,14 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private List<Pod> createPods(GantryPods.JobSpec spec, int attempt) {
         List<Pod> created = new ArrayList<>();
         for (int task = 0; task < spec.tasks(); task++) {
-            Pod pod = GantryPods.build(spec, task, attempt, config);
+            Pod pod = spec.training() != null ? TrainingPods.build(spec, task, attempt, config)
+                    : GantryPods.build(spec, task, attempt, config);
             try {
-                created.add(client.pods().inNamespace(config.jobNamespace()).resource(pod).create());
+                Pod made = client.pods().inNamespace(config.jobNamespace()).resource(pod).create();
+                created.add(made);
+                if (spec.training() != null) {
+                    createSpecConfigMap(spec, made);
+                }
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409) {
                     throw e;
@@ -243,6 +257,26 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         }
         LOG.infof("created %d pod(s) for job %s in namespace %s", created.size(), spec.jobId(), config.jobNamespace());
         return created;
+    }
+
+    /** The training spec's ConfigMap of a runner pod just created; one left by an earlier try is kept. */
+    private void createSpecConfigMap(GantryPods.JobSpec spec, Pod pod) {
+        try {
+            client.configMaps().inNamespace(config.jobNamespace()).resource(TrainingPods.configMap(spec.training(), pod))
+                    .create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Where the tuned training spec of a decided job comes from (the {@code JobTuned} the scheduler queued it by);
+     * without it, a training job runs the spec it was submitted with.
+     */
+    public void useTunedSpecs(Function<String, TrainingSpec> lookup) {
+        this.tunedSpecs = lookup;
     }
 
     // ---------------------------------------------------------------- decisions
@@ -277,9 +311,15 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             // The decision overtook the submission (they travel on different topics), or the job resumes after an
             // eviction: make the pods now. A resumed job runs what is left of it (the decision's durationS).
             GantryPods.JobSpec submittedSpec = submittedSpecs.get(jobId);
+            TrainingSpec tuned = tunedSpecs.apply(jobId);
             GantryPods.JobSpec spec = submittedSpec == null
-                    ? new GantryPods.JobSpec(jobId, d.user(), d.nodes().size(), d.perTask(), null, null, null, d.durationS())
+                    ? new GantryPods.JobSpec(jobId, d.user(), d.nodes().size(), d.perTask(), null, null, null, d.durationS(),
+                            tuned)
                     : attempt == 1 ? submittedSpec : submittedSpec.withDurationS(d.durationS());
+            if (spec.training() != null || tuned != null) {
+                // A training job runs with what was decided: the tuner's requests (the decision's) and its spec.
+                spec = spec.asDecided(d.nodes().size(), d.perTask(), tuned);
+            }
             jobPods = createPods(spec, attempt).stream().sorted(GantryPods.TASK_ORDER).toList();
         }
         for (Pod p : jobPods) {

@@ -14,8 +14,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * {@code gantry.scheduling.decisions} → the selected cluster → {@code gantry.jobs.lifecycle}. The simulated cluster
- * binds in memory, so its decisions are handled on the consumer's event loop; binding on Kubernetes calls the API
- * server, so those decisions are handled on a worker thread. Either way one decision at a time, in order.
+ * binds in memory, so its decisions are handled on the consumer's event loop (but for one that may be a real job's,
+ * whose training spec it may wait for); binding on Kubernetes calls the API server, so those decisions are handled on
+ * a worker thread. Either way one decision at a time, in order.
  */
 @ApplicationScoped
 public class DecisionConsumer {
@@ -34,12 +35,20 @@ public class DecisionConsumer {
 
     @Incoming(IN)
     public CompletionStage<Void> onDecision(Message<String> message) {
-        if (bindsInMemory) {
+        if (bindsInMemory && !mayBeRealJob(message.getPayload())) {
             return handle(message);
         }
         // The channel waits for the returned stage before it delivers the next decision, which keeps them in order.
         return CompletableFuture.supplyAsync(() -> handle(message), Infrastructure.getDefaultWorkerPool())
                 .thenCompose(handled -> handled);
+    }
+
+    /**
+     * A decision without a duration may be a real training job's, whose spec the simulated cluster may wait for (see
+     * {@link TunedSpecReader}): those are bound on a worker thread, never on the event loop. Trace jobs have one.
+     */
+    static boolean mayBeRealJob(String payload) {
+        return payload == null || !payload.contains("\"durationS\":") || payload.contains("\"durationS\":null");
     }
 
     private CompletionStage<Void> handle(Message<String> message) {

@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.simulated;
 
 import io.gantry.events.SchedulingDecision;
+import io.gantry.events.TrainingSpec;
 import io.gantry.scheduling.model.Resources;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
@@ -10,10 +11,21 @@ import java.util.concurrent.ScheduledFuture;
  * each requesting {@code perTask}.
  *
  * @param durationS simulated seconds it runs (the decision's, or the configured default)
- * @param completion the timer that ends it after {@code durationS}; null until it runs
+ * @param completion the timer that ends it after {@code durationS}; null until it runs, and for a real job
+ * @param training   what a real job trains (a job-runner process runs it, and its end ends the stint); null for a
+ *                   trace job, which sleeps for {@code durationS}
  */
 public record RunningJob(SchedulingDecision decision, List<String> nodes, Resources perTask, double durationS,
-                         double startedAtSimSeconds, ScheduledFuture<?> completion) {
+                         double startedAtSimSeconds, ScheduledFuture<?> completion, TrainingSpec training) {
+
+    public RunningJob(SchedulingDecision decision, List<String> nodes, Resources perTask, double durationS,
+                      double startedAtSimSeconds, ScheduledFuture<?> completion) {
+        this(decision, nodes, perTask, durationS, startedAtSimSeconds, completion, null);
+    }
+
+    public boolean real() {
+        return training != null;
+    }
 
     public String jobId() {
         return decision.jobId();
@@ -29,6 +41,6 @@ public record RunningJob(SchedulingDecision decision, List<String> nodes, Resour
     }
 
     RunningJob withCompletion(ScheduledFuture<?> timer) {
-        return new RunningJob(decision, nodes, perTask, durationS, startedAtSimSeconds, timer);
+        return new RunningJob(decision, nodes, perTask, durationS, startedAtSimSeconds, timer, training);
     }
 }

@@ -3,17 +3,21 @@ package io.gantry.dispatcher.simulated;
 import io.gantry.dispatcher.cluster.BindOutcome;
 import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.cluster.JobEvents;
+import io.gantry.dispatcher.config.RealJobsConfig;
 import io.gantry.dispatcher.config.SimulatedClusterConfig;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
+import io.gantry.dispatcher.messaging.TunedSpecReader;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
+import io.gantry.events.TrainingSpec;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.NodeState;
@@ -21,6 +25,8 @@ import io.gantry.scheduling.model.Resources;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +40,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,6 +57,11 @@ import org.jboss.logging.Logger;
  * <p>A decision may name running jobs to preempt first ({@link #preempt}): their timers are cancelled, their
  * resources released, and each stint is reported {@link JobPreempted} with how long it ran, so the scheduler can
  * queue the job again with the rest of its run as a later attempt.
+ *
+ * <p>A job whose {@code JobTuned} carries a training spec is a real job: it is charged to its nodes like any pod, but
+ * instead of a timer a {@code job-runner} process trains it on this machine ({@link RealJobProcesses}, at most
+ * {@code gantry.real-jobs.max-concurrent} at once); the runner's exit ends the stint, completed or failed. Preempting
+ * it sends the runner SIGTERM (it writes a checkpoint), and the job's next attempt resumes from that checkpoint.
  *
  * <p>State lives in memory, yet pods outlive a restart of the dispatcher, as on a real cluster: {@link #resume} takes
  * the stints still running on the lifecycle topic back onto their nodes with the rest of their run.
@@ -83,9 +95,32 @@ public class SimulatedCluster implements ClusterBackend {
         }
     };
     private final ScheduledThreadPoolExecutor timers;
+    private final TrainingSpecSource specs;
+    /** Null when real jobs cannot run here (tests of the trace-only cluster). */
+    private final RealJobProcesses realJobs;
     private volatile boolean stopping;
 
+    /** A cluster of trace jobs only: every job sleeps for its duration. */
     public SimulatedCluster(SimulatedClusterConfig config) {
+        this(config, TrainingSpecSource.NONE, null);
+    }
+
+    @Inject
+    public SimulatedCluster(SimulatedClusterConfig config, RealJobsConfig realJobsConfig, TunedSpecReader reader,
+                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, defaultWorkDir()));
+        reader.start();
+    }
+
+    private static Path defaultWorkDir() {
+        String data = System.getenv("GANTRY_DATA_DIR");
+        return data != null && !data.isBlank() ? Path.of(data, "real-jobs")
+                : Path.of(System.getProperty("java.io.tmpdir"), "gantry-real-jobs-" + ProcessHandle.current().pid());
+    }
+
+    public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs) {
+        this.specs = specs;
+        this.realJobs = realJobs;
         if (config.nodes() < 1) {
             throw new IllegalArgumentException("gantry.simulated-cluster.nodes must be at least 1, was " + config.nodes());
         }
@@ -100,13 +135,13 @@ public class SimulatedCluster implements ClusterBackend {
         this.config = config;
         this.clock = new SimulatedClock(config.speedup());
         Resources shape = Resources.ofGpus(config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode());
-        List<NodeSpec> specs = new ArrayList<>();
+        List<NodeSpec> nodeSpecs = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) {
             String name = String.format("sim-node-%02d", i);
-            specs.add(new NodeSpec(name, shape));
+            nodeSpecs.add(new NodeSpec(name, shape));
             idleByNode.put(name, new CpuIdleAccount(config.vcpusPerNode(), clock.nowEpochSeconds()));
         }
-        this.state = new ClusterState(specs);
+        this.state = new ClusterState(nodeSpecs);
         this.timers = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "simulated-cluster-timers");
             t.setDaemon(true);
@@ -124,7 +159,12 @@ public class SimulatedCluster implements ClusterBackend {
      * stint decided before, is never bound.
      */
     @Override
-    public synchronized BindOutcome bind(SchedulingDecision decision) {
+    public BindOutcome bind(SchedulingDecision decision) {
+        // Outside the lock: learning whether it is a real job may wait for the tuned topic to be read.
+        return bind(decision, specs.specFor(decision));
+    }
+
+    private synchronized BindOutcome bind(SchedulingDecision decision, TrainingSpec training) {
         if (!markDecided(decision.jobId(), decision.attempt())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
         }
@@ -148,7 +188,7 @@ public class SimulatedCluster implements ClusterBackend {
             state.allocate(node, perTask);
         }
         double duration = decision.durationS() != null ? decision.durationS() : config.defaultDurationS();
-        RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now, null);
+        RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now, null, training);
         running.put(job.jobId(), job);
         return new BindOutcome.Bound();
     }
@@ -192,8 +232,13 @@ public class SimulatedCluster implements ClusterBackend {
             if (job.completion() != null) {
                 job.completion().cancel(false);
             }
-            // Capped by its duration: a stint whose timer is due but still waits for this lock ran exactly that long.
-            double ranS = Math.min(job.durationS(), Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds()));
+            double ranS = Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds());
+            if (job.real()) {
+                realJobs.stop(job.jobId(), job.attempt()); // SIGTERM: it checkpoints, the next attempt resumes
+            } else {
+                // Capped by its duration: a stint whose timer is due but still waits for this lock ran exactly that long.
+                ranS = Math.min(job.durationS(), ranS);
+            }
             finish(job);
             SchedulingDecision d = job.decision();
             return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
@@ -219,11 +264,53 @@ public class SimulatedCluster implements ClusterBackend {
             if (job == null || job.attempt() != decision.attempt() || stopping) {
                 return;
             }
+            if (job.real()) {
+                startRunner(job, events);
+                return;
+            }
             // Scheduled under the lock, so a timer that is due at once cannot finish the stint before it is stored.
             ScheduledFuture<?> timer = timers.schedule(() -> complete(job, events), clock.wallNanosFor(job.durationS()),
                     TimeUnit.NANOSECONDS);
             running.put(job.jobId(), job.withCompletion(timer));
         }
+    }
+
+    /** Hands a real job to a job-runner process; its exit ends the stint. */
+    private void startRunner(RunningJob job, JobEvents events) {
+        if (realJobs == null) {
+            timers.execute(() -> failReal(job, events, "real training jobs cannot run in this cluster", false));
+            return;
+        }
+        realJobs.start(job, job.training(), new RealJobProcesses.Ended() {
+            @Override
+            public void completed(RunningJob j) {
+                completeReal(j, events);
+            }
+
+            @Override
+            public void failed(RunningJob j, String reason, boolean oomKilled) {
+                failReal(j, events, reason, oomKilled);
+            }
+        });
+    }
+
+    private void completeReal(RunningJob job, JobEvents events) {
+        double ranS = Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds());
+        if (stopping || !finish(job)) {
+            return;
+        }
+        SchedulingDecision d = job.decision();
+        events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
+                d.user(), d.nodes(), d.perTask(), d.submittedAt(), ranS), null);
+    }
+
+    private void failReal(RunningJob job, JobEvents events, String reason, boolean oomKilled) {
+        if (stopping || !finish(job)) {
+            return;
+        }
+        SchedulingDecision d = job.decision();
+        events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
+                d.nodes(), d.perTask(), reason, oomKilled), oomKilled ? "oom_killed" : "real_job_failed");
     }
 
     private void complete(RunningJob job, JobEvents events) {
@@ -247,13 +334,17 @@ public class SimulatedCluster implements ClusterBackend {
     @Override
     public void resume(LifecycleHistoryReader.History history, JobEvents events) {
         markDecided(history);
+        if (specs instanceof TunedSpecReader reader && !history.stillRunning().isEmpty()) {
+            reader.awaitCaughtUp(java.time.Duration.ofSeconds(30)); // which of the running stints are real jobs
+        }
         List<JobStarted> newestFirst = new ArrayList<>(history.stillRunning().values());
         newestFirst.sort(Comparator.comparing(JobStarted::occurredAt).reversed());
         Map<String, Integer> outcomes = new TreeMap<>();
         for (JobStarted stint : newestFirst) {
             SchedulingDecision d = history.runningDecisions().get(stint.jobId());
             double durationS = d != null && d.durationS() != null ? d.durationS() : config.defaultDurationS();
-            LifecycleEvent ended = takeBack(stint, d, durationS, events);
+            TrainingSpec training = specs.knownSpec(stint.jobId());
+            LifecycleEvent ended = takeBack(stint, d, durationS, training, events);
             String outcome = ended == null ? "running" : ended instanceof JobCompleted ? "completed while down"
                     : "preempted by a later start";
             outcomes.merge(outcome, 1, Integer::sum);
@@ -267,9 +358,10 @@ public class SimulatedCluster implements ClusterBackend {
 
     /** Puts a stint that ran before the restart back on its nodes; what to announce when it cannot run on. */
     private synchronized LifecycleEvent takeBack(JobStarted stint, SchedulingDecision decision, double durationS,
-                                                 JobEvents events) {
+                                                 TrainingSpec training, JobEvents events) {
         double ranS = Math.max(0, Duration.between(stint.occurredAt(), Instant.now()).toNanos() / 1e9 * clock.speedup());
-        if (ranS >= durationS) {
+        // A real job's runner died with the dispatcher (it watches its parent) after a checkpoint: it runs again below.
+        if (training == null && ranS >= durationS) {
             Instant endedAt = stint.occurredAt().plusNanos(clock.wallNanosFor(durationS));
             return new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, endedAt, stint.jobId(), stint.user(),
                     stint.nodes(), stint.perTask(), stint.submittedAt(), durationS);
@@ -287,6 +379,12 @@ public class SimulatedCluster implements ClusterBackend {
         tasksPerNode.keySet().forEach(n -> idleByNode.get(n).advanceTo(now, state.node(n).allocated()));
         stint.nodes().forEach(n -> state.allocate(n, perTask));
         SchedulingDecision asDecided = decision != null ? decision : decisionOf(stint, durationS);
+        if (training != null) {
+            RunningJob job = new RunningJob(asDecided, stint.nodes(), perTask, durationS, now - ranS, null, training);
+            running.put(job.jobId(), job);
+            startRunner(job, events);
+            return null;
+        }
         RunningJob job = new RunningJob(asDecided, stint.nodes(), perTask, durationS, now - ranS, null);
         ScheduledFuture<?> timer = timers.schedule(() -> complete(job, events), clock.wallNanosFor(durationS - ranS),
                 TimeUnit.NANOSECONDS);
@@ -359,6 +457,9 @@ public class SimulatedCluster implements ClusterBackend {
     void stop() {
         // Pending completions are dropped, not run against a closing emitter; the cluster is in-memory anyway.
         stopping = true;
+        if (realJobs != null) {
+            realJobs.close(); // each runner writes a checkpoint and exits
+        }
         List<Runnable> pending = timers.shutdownNow();
         if (!pending.isEmpty()) {
             LOG.infof("simulated cluster stopped with %d job(s) still running", pending.size());

@@ -32,7 +32,10 @@ import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.events.ModelGraph;
 import io.gantry.events.SchedulingDecision;
+import io.gantry.events.TrainingSpec;
+import io.gantry.events.TrainingTarget;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -152,6 +155,68 @@ class KubernetesClusterTest {
         setPhase(JOBS_NS, "mnist-7-0", p -> terminated(p, "Succeeded", "Completed", 0));
         JobCompleted c = assertInstanceOf(JobCompleted.class, awaitLifecycle("mnist-7", 2).get(1));
         assertEquals(30.0, c.runtimeS(), 1e-9, "from the container's start to its finish");
+    }
+
+    @Test
+    void aTrainingJobRunsTheRunnerWithItsTunedSpecInAConfigMapCheckpointsOnTheClaimAndTheDecidedRequests() throws Exception {
+        create(node("node-1", 16, 64, 2));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        TrainingSpec submitted = new TrainingSpec(new ModelGraph(List.of(
+                new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
+                new ModelGraph.Layer("out", "Output", Map.of("units", 3))), List.of(new ModelGraph.Edge("in", "out"))),
+                "iris", "sgd", 0.05, 16, 40, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
+        TrainingSpec tuned = submitted.with(64, 0.2, 40);
+        cluster.useTunedSpecs(id -> id.equals("train-1") ? tuned : null);
+
+        cluster.submitted(new JobSubmitted(Events.newId(), 1, Instant.now(), "train-1", "alice", "iris-mlp", null, 1,
+                new ResourceAmounts(0, 2000, 4096), null, null, null, null, true, submitted));
+        assertEquals(0, client.pods().inNamespace(JOBS_NS).list().getItems().size(),
+                "a training job's pod waits for its decision, which carries the tuned requests");
+
+        // The tuner right-sized the job: the decision carries its JobTuned requests.
+        expectBinding(JOBS_NS, "train-1-0");
+        dispatcher.dispatch(decision("train-1", List.of("node-1"), new ResourceAmounts(0, 1440, 518)), null);
+        assertEquals("node-1", awaitBinding(JOBS_NS, "train-1-0").getTarget().getName());
+        Pod pod = client.pods().inNamespace(JOBS_NS).withName("train-1-0").get();
+        var main = pod.getSpec().getContainers().get(0);
+        assertEquals("localhost/gantry/job-runner:0.1.0-SNAPSHOT", main.getImage());
+        assertTrue(main.getCommand() == null || main.getCommand().isEmpty(), "the image's entrypoint runs the runner");
+        assertEquals(List.of("--spec", "/etc/gantry/training/spec.json", "--job-id", "train-1", "--user", "alice",
+                "--attempt", "1", "--checkpoint-dir", "/checkpoints", "--bootstrap", "kafka.gantry.svc:9092",
+                "--topic", "gantry.jobs.lifecycle", "--datasets", "/datasets"), main.getArgs());
+        assertEquals(new Quantity("1440m"), main.getResources().getRequests().get("cpu"));
+        assertEquals(new Quantity("518Mi"), main.getResources().getRequests().get("memory"));
+        assertEquals(new Quantity("518Mi"), main.getResources().getLimits().get("memory"));
+        assertEquals(new Quantity("2"), main.getResources().getLimits().get("cpu"));
+        assertEquals("gantry", pod.getSpec().getSchedulerName());
+        assertEquals("train-1", pod.getMetadata().getAnnotations().get("gantry.io/job-id"));
+        var claim = pod.getSpec().getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null).findFirst()
+                .orElseThrow();
+        assertEquals("gantry-checkpoints", claim.getPersistentVolumeClaim().getClaimName());
+        assertTrue(main.getVolumeMounts().stream().anyMatch(m -> m.getName().equals(claim.getName())
+                && m.getMountPath().equals("/checkpoints") && m.getSubPath().equals("jobs/train-1")), main.toString());
+        var specVolume = pod.getSpec().getVolumes().stream().filter(v -> v.getConfigMap() != null).findFirst()
+                .orElseThrow();
+        assertEquals("train-1-0-spec", specVolume.getConfigMap().getName());
+
+        var configMap = client.configMaps().inNamespace(JOBS_NS).withName("train-1-0-spec").get();
+        assertNotNull(configMap, "the spec's ConfigMap");
+        assertEquals(tuned, io.gantry.events.EventCodec.mapper().readValue(configMap.getData().get("spec.json"),
+                TrainingSpec.class), "the runner trains the tuned spec");
+        assertEquals("train-1-0", configMap.getMetadata().getOwnerReferences().get(0).getName(),
+                "owned by its pod, so it goes with it");
+
+        // A trace job keeps the named stand-in.
+        cluster.submitted(submission("trace-1", 1, new ResourceAmounts(0, 1000, 1024)));
+        var trace = client.pods().inNamespace(JOBS_NS).withName("trace-1-0").get().getSpec().getContainers().get(0);
+        assertEquals("busybox:1.36", trace.getImage());
+        assertEquals(List.of("sh", "-c", "sleep 1"), trace.getCommand());
+
+        // Its lifecycle is any pod's.
+        applyBinding(awaitBinding(JOBS_NS, "train-1-0"));
+        setPhase(JOBS_NS, "train-1-0", p -> running(p));
+        assertInstanceOf(JobStarted.class, awaitLifecycle("train-1", 1).get(0));
     }
 
     @Test
@@ -391,12 +456,36 @@ class KubernetesClusterTest {
                 return JOBS_NS;
             }
 
-            public String jobImage() {
+            public String traceJobImage() {
                 return "busybox:1.36";
             }
 
-            public List<String> jobCommand() {
+            public List<String> traceJobCommand() {
                 return List.of("sh", "-c", "sleep 1");
+            }
+
+            public DispatcherConfig.Training training() {
+                return new DispatcherConfig.Training() {
+                    public String image() {
+                        return "localhost/gantry/job-runner:0.1.0-SNAPSHOT";
+                    }
+
+                    public Optional<List<String>> command() {
+                        return Optional.empty();
+                    }
+
+                    public String checkpointClaim() {
+                        return "gantry-checkpoints";
+                    }
+
+                    public String kafkaBootstrap() {
+                        return "kafka.gantry.svc:9092";
+                    }
+
+                    public Optional<String> datasetsDir() {
+                        return Optional.of("/datasets");
+                    }
+                };
             }
 
             public Optional<String> jobServiceAccount() {

@@ -1,0 +1,182 @@
+package io.gantry.container;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * docker-compose.yml started with {@code ./gantry compose}, as a user does, under its own compose project and on
+ * ports of its own (so it runs beside a {@code ./gantry up} or a user's stack), on the images of {@code -Pimages}.
+ * Without a container engine the tests are skipped, except under {@code CI=true}, where they fail.
+ */
+final class ComposeStack implements AutoCloseable {
+
+    static final Path ROOT = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
+    static final String VERSION = System.getProperty("gantry.version", "0.1.0-SNAPSHOT");
+    static final String KAFKA_PORT = "39092";
+    /** Published ports of the five services, in the order of Topics.SERVICES' ports 8081..8085. */
+    static final Map<String, Integer> SERVICE_PORTS = new LinkedHashMap<>();
+
+    static {
+        String[] names = {"metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher"};
+        for (int i = 0; i < names.length; i++) {
+            SERVICE_PORTS.put(names[i], 38081 + i);
+        }
+    }
+
+    final String project;
+    final Path logs;
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private boolean up;
+
+    /** The images docker-compose.yml runs (Grafana, under its optional profile, aside). */
+    static final List<String> COMPOSE_IMAGES = List.of("kafka", "postgres", "prometheus", "metrics-ingest", "job-tuner",
+            "priority-accounting", "sac-scheduler", "pod-dispatcher");
+
+    /** Skips (or, under CI=true, fails) unless an engine and every image of docker-compose.yml are there. */
+    static String engineOrSkip() {
+        return engineOrSkip(COMPOSE_IMAGES);
+    }
+
+    /** Skips (or, under CI=true, fails) unless an engine and these images ({@code localhost/gantry/<name>}) are there. */
+    static String engineOrSkip(List<String> images) {
+        String engine = null;
+        for (String candidate : List.of("podman", "docker")) {
+            try {
+                if (new ProcessBuilder(candidate, "info").redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor() == 0) {
+                    engine = candidate;
+                    break;
+                }
+            } catch (IOException | InterruptedException e) {
+                // not installed
+            }
+        }
+        String why = null;
+        if (engine == null) {
+            why = "no container engine (podman or a running Docker) on this machine";
+        } else {
+            for (String image : images) {
+                String tag = "localhost/gantry/" + image + ":" + VERSION + (image.equals("priority-accounting") ? "-pg" : "");
+                if (run(List.of(engine, "image", "inspect", tag), Duration.ofSeconds(30)) != 0) {
+                    why = "the image " + tag + " is missing: ./mvnw -B -DskipTests package -Pimages builds it";
+                    break;
+                }
+            }
+        }
+        if (why != null) {
+            if ("true".equals(System.getenv("CI"))) {
+                throw new IllegalStateException("CI=true, but " + why + " (.ci/run installs podman and builds the images)");
+            }
+            Assumptions.assumeTrue(false, "skipped: " + why);
+        }
+        return engine;
+    }
+
+    ComposeStack(String project, Map<String, String> extraEnv) throws IOException {
+        this.project = project;
+        this.logs = ROOT.resolve("container-tests/target/" + project);
+        Files.createDirectories(logs);
+        env.put("COMPOSE_PROJECT_NAME", project);
+        env.put("GANTRY_COMPOSE_KAFKA_PORT", KAFKA_PORT);
+        env.put("GANTRY_COMPOSE_POSTGRES_PORT", "35432");
+        env.put("GANTRY_COMPOSE_PROMETHEUS_PORT", "39090");
+        env.put("GANTRY_IMAGE_TAG", VERSION);
+        SERVICE_PORTS.forEach((name, port) ->
+                env.put("GANTRY_COMPOSE_" + name.toUpperCase().replace('-', '_') + "_PORT", String.valueOf(port)));
+        env.putAll(extraEnv);
+    }
+
+    String bootstrap() {
+        return "localhost:" + KAFKA_PORT;
+    }
+
+    /** {@code ./gantry compose up}: returns once every container with a health check is healthy. */
+    ComposeStack up() {
+        // A stack left by an aborted run of this test goes first.
+        gantryCompose(Duration.ofMinutes(2), "down", "-v");
+        up = true;
+        assertEquals(0, gantryCompose(Duration.ofMinutes(8), "up"), "./gantry compose up failed; see " + logs);
+        return this;
+    }
+
+    /** {@code ./gantry compose down -v}. */
+    int down() {
+        up = false;
+        return gantryCompose(Duration.ofMinutes(3), "down", "-v");
+    }
+
+    int gantryCompose(Duration timeout, String... args) {
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("gantry").toString(), "compose"));
+        command.addAll(List.of(args));
+        return run(command, timeout, env, logs.resolve("gantry-compose.log"));
+    }
+
+    /** The engine's view of this project: {@code name state health restarts=N}, one line per container. */
+    String status() throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(ROOT.resolve("gantry").toString(), "compose", "status");
+        pb.environment().putAll(env);
+        Process p = pb.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        try {
+            p.waitFor(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return out;
+    }
+
+    /** Saves every container's log under target/, for a failure's post-mortem. */
+    void saveLogs() {
+        gantryCompose(Duration.ofMinutes(1), "logs");
+    }
+
+    @Override
+    public void close() {
+        if (up) {
+            saveLogs();
+            down();
+        }
+    }
+
+    static int run(List<String> command, Duration timeout) {
+        return run(command, timeout, Map.of(), null);
+    }
+
+    static int run(List<String> command, Duration timeout, Map<String, String> env, Path log) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            pb.redirectOutput(log == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.appendTo(log.toFile()));
+            Process p = pb.start();
+            if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError(command + " did not end within " + timeout + (log == null ? "" : "; see " + log));
+            }
+            return p.exitValue();
+        } catch (IOException e) {
+            throw new AssertionError("cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    static String output(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " hangs");
+        return out;
+    }
+}

@@ -1,0 +1,119 @@
+package io.gantry.dispatcher.kubernetes;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.gantry.dispatcher.config.DispatcherConfig;
+import io.gantry.events.EventCodec;
+import io.gantry.events.Topics;
+import io.gantry.events.TrainingSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pod of a real training job (a {@code training} spec) on Kubernetes: the job runner's image
+ * ({@code gantry.dispatcher.kubernetes.training.image}) instead of the trace jobs' stand-in, given
+ * <ul>
+ *   <li>the spec as {@code spec.json} in a ConfigMap named after the pod ({@code <pod>-spec}, owned by the pod, so it
+ *       goes with it), mounted read-only at {@value #SPEC_DIR};</li>
+ *   <li>its checkpoint directory on the PersistentVolumeClaim {@code training.checkpoint-claim}, sub-path
+ *       {@code jobs/<job>}: the same for every attempt of the job, so a preempted job resumes from its last
+ *       checkpoint;</li>
+ *   <li>the runner's options as arguments: {@code --spec}, {@code --job-id}, {@code --user}, {@code --attempt},
+ *       {@code --checkpoint-dir}, {@code --bootstrap}, {@code --topic} (and {@code --datasets} when configured);</li>
+ *   <li>requests and limits as any Gantry pod ({@link GantryPods#build}): from the decision, which carries the tuner's
+ *       (right-sized) {@code JobTuned} requests; memory limited to the request, so a run that outgrows it is
+ *       OOM-killed and its {@code JobFailed} says so. CPU is also limited, to the request rounded up to whole cores:
+ *       the runner trains on one thread.</li>
+ * </ul>
+ * Labels, annotations, name and scheduler are {@link GantryPods}'s, so nothing else in the dispatcher tells a
+ * training pod from a trace job's.
+ */
+public final class TrainingPods {
+
+    public static final String SPEC_DIR = "/etc/gantry/training";
+    public static final String SPEC_FILE = "spec.json";
+    public static final String CHECKPOINT_DIR = "/checkpoints";
+    static final String SPEC_VOLUME = "training-spec";
+    static final String CHECKPOINT_VOLUME = "checkpoints";
+
+    private TrainingPods() {
+    }
+
+    public static String configMapName(String podName) {
+        return podName + "-spec";
+    }
+
+    /** The job's directory on the checkpoint claim: one per job, every attempt the same. */
+    public static String checkpointSubPath(String jobId) {
+        return "jobs/" + GantryPods.labelValue(jobId);
+    }
+
+    /** Task {@code task} of the {@code attempt}-th start of training job {@code job}. */
+    public static Pod build(GantryPods.JobSpec job, int task, int attempt, DispatcherConfig.Kubernetes config) {
+        if (job.training() == null) {
+            throw new IllegalArgumentException("job " + job.jobId() + " has no training spec");
+        }
+        DispatcherConfig.Training t = config.training();
+        Pod base = GantryPods.build(job, task, attempt, config);
+        String podName = base.getMetadata().getName();
+        List<String> args = new ArrayList<>(List.of("--spec", SPEC_DIR + "/" + SPEC_FILE, "--job-id", job.jobId(),
+                "--user", job.user(), "--attempt", String.valueOf(attempt), "--checkpoint-dir", CHECKPOINT_DIR,
+                "--bootstrap", t.kafkaBootstrap(), "--topic", Topics.JOBS_LIFECYCLE));
+        t.datasetsDir().ifPresent(d -> {
+            args.add("--datasets");
+            args.add(d);
+        });
+        List<EnvVar> env = new ArrayList<>(base.getSpec().getContainers().get(0).getEnv());
+        env.add(new EnvVar("GANTRY_ATTEMPT", String.valueOf(attempt), null));
+        long cores = Math.max(1, (job.perTask().cpuMilli() + 999) / 1000);
+        return new PodBuilder(base)
+                .editSpec()
+                    .editFirstContainer()
+                        .withImage(t.image())
+                        .withCommand(t.command().orElse(null))
+                        .withArgs(args)
+                        .withEnv(env)
+                        .editResources().addToLimits("cpu", new Quantity(String.valueOf(cores))).endResources()
+                        .addNewVolumeMount().withName(SPEC_VOLUME).withMountPath(SPEC_DIR).withReadOnly(true)
+                        .endVolumeMount()
+                        .addNewVolumeMount().withName(CHECKPOINT_VOLUME).withMountPath(CHECKPOINT_DIR)
+                            .withSubPath(checkpointSubPath(job.jobId())).endVolumeMount()
+                    .endContainer()
+                    .addNewVolume().withName(SPEC_VOLUME).withNewConfigMap().withName(configMapName(podName))
+                    .endConfigMap().endVolume()
+                    .addNewVolume().withName(CHECKPOINT_VOLUME).withNewPersistentVolumeClaim()
+                        .withClaimName(t.checkpointClaim()).endPersistentVolumeClaim().endVolume()
+                .endSpec()
+                .build();
+    }
+
+    /**
+     * The ConfigMap holding the spec of {@code pod} (as created, with its uid): owned by the pod, so Kubernetes deletes
+     * it with the pod. The kubelet waits for it before starting the container, so it may be created just after the pod.
+     */
+    public static ConfigMap configMap(TrainingSpec spec, Pod pod) {
+        String json;
+        try {
+            json = EventCodec.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(spec);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode the training spec of pod " + pod.getMetadata().getName(), e);
+        }
+        Map<String, String> labels = pod.getMetadata().getLabels();
+        return new ConfigMapBuilder()
+                .withNewMetadata()
+                    .withName(configMapName(pod.getMetadata().getName()))
+                    .withNamespace(pod.getMetadata().getNamespace())
+                    .withLabels(labels)
+                    .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion("v1").withKind("Pod")
+                            .withName(pod.getMetadata().getName()).withUid(pod.getMetadata().getUid()).build())
+                .endMetadata()
+                .addToData(SPEC_FILE, json)
+                .build();
+    }
+}

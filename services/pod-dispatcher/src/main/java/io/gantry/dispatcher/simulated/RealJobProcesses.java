@@ -1,0 +1,280 @@
+package io.gantry.dispatcher.simulated;
+
+import io.gantry.dispatcher.config.RealJobsConfig;
+import io.gantry.events.EventCodec;
+import io.gantry.events.TrainingSpec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs real jobs as {@code job-runner} processes on this machine, at most {@code maxConcurrent} at once (the rest wait
+ * in arrival order). Each job has a directory with its spec, checkpoints (kept across attempts, so a preempted job
+ * resumes) and one log per attempt. A process gets the dispatcher's pid and exits when the dispatcher is gone.
+ *
+ * <p>The end of each run is reported once to its {@link Ended} callback: {@code completed} when the runner exited 0
+ * after writing {@code result-<attempt>.json} (its {@code JobResult} is on the topic by then); {@code failed} with a
+ * reason otherwise (the runner's own {@code failure.txt}, else its exit code and last log line; a run past the timeout
+ * is killed). A run stopped by {@link #stop} (a preemption) reports nothing.
+ */
+public final class RealJobProcesses {
+
+    private static final Logger LOG = Logger.getLogger(RealJobProcesses.class);
+
+    /** How a run ended. */
+    public interface Ended {
+        void completed(RunningJob job);
+
+        void failed(RunningJob job, String reason, boolean oomKilled);
+    }
+
+    private final RealJobsConfig config;
+    private final String bootstrap;
+    private final Path workDir;
+    private final int maxConcurrent;
+    private final Deque<Run> waiting = new ArrayDeque<>();
+    private final Map<String, Run> active = new HashMap<>();
+    /** The last process of each job, so the next attempt starts only once the previous one has written its checkpoint. */
+    private final Map<String, Process> lastProcess = new HashMap<>();
+    private volatile boolean closed;
+
+    private final class Run {
+        final RunningJob job;
+        final TrainingSpec spec;
+        final Ended ended;
+        Process process;
+        volatile boolean stopped;
+
+        Run(RunningJob job, TrainingSpec spec, Ended ended) {
+            this.job = job;
+            this.spec = spec;
+            this.ended = ended;
+        }
+    }
+
+    public RealJobProcesses(RealJobsConfig config, String bootstrap, Path defaultWorkDir) {
+        this.config = config;
+        this.bootstrap = bootstrap;
+        this.workDir = config.workDir().map(Path::of).orElse(defaultWorkDir);
+        this.maxConcurrent = Math.max(1, config.maxConcurrent().orElse(Runtime.getRuntime().availableProcessors() - 1));
+        LOG.infof("real jobs: job-runner %s, at most %d at once, work directory %s", config.runnerJar().orElse("(none)"),
+                maxConcurrent, workDir);
+    }
+
+    public int maxConcurrent() {
+        return maxConcurrent;
+    }
+
+    /** Queues the stint; it starts when a slot is free. */
+    public synchronized void start(RunningJob job, TrainingSpec spec, Ended ended) {
+        if (closed) {
+            return;
+        }
+        waiting.add(new Run(job, spec, ended));
+        startWaiting();
+    }
+
+    /** Stops the stint: out of the queue, or SIGTERM (the runner writes a checkpoint and exits). True if it was known. */
+    public synchronized boolean stop(String jobId, int attempt) {
+        for (Run r : waiting) {
+            if (r.job.jobId().equals(jobId) && r.job.attempt() == attempt) {
+                waiting.remove(r);
+                return true;
+            }
+        }
+        Run r = active.get(jobId);
+        if (r != null && r.job.attempt() == attempt) {
+            r.stopped = true;
+            if (r.process != null) {
+                r.process.destroy(); // SIGTERM
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Runs waiting and running now. */
+    public synchronized int[] counts() {
+        return new int[]{waiting.size(), active.size()};
+    }
+
+    private synchronized void startWaiting() {
+        while (!closed && active.size() < maxConcurrent && !waiting.isEmpty()) {
+            Run r = waiting.poll();
+            active.put(r.job.jobId(), r);
+            Thread t = new Thread(() -> supervise(r), "real-job-" + r.job.jobId());
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    private void supervise(Run r) {
+        String reason = null;
+        boolean oom = false;
+        boolean completed = false;
+        try {
+            Process previous;
+            synchronized (this) {
+                previous = lastProcess.get(r.job.jobId());
+            }
+            if (previous != null && previous.isAlive()) {
+                // The preempted attempt is still writing its checkpoint: the new one must resume from it.
+                if (!previous.waitFor(60, TimeUnit.SECONDS)) {
+                    previous.destroyForcibly();
+                }
+            }
+            if (r.stopped || closed) {
+                return;
+            }
+            Path dir = jobDir(r.job.jobId());
+            Files.createDirectories(dir.resolve("checkpoints"));
+            Files.writeString(dir.resolve("spec.json"), EventCodec.mapper().writeValueAsString(r.spec),
+                    StandardCharsets.UTF_8);
+            Files.deleteIfExists(dir.resolve("checkpoints/failure.txt"));
+            if (config.runnerJar().isEmpty() || !Files.isRegularFile(Path.of(config.runnerJar().get()))) {
+                reason = "no job-runner to run this training job: gantry.real-jobs.runner-jar is "
+                        + config.runnerJar().map(j -> "'" + j + "', which does not exist").orElse("not set")
+                        + " (build it: ./mvnw -B -DskipTests package -pl job-runner -am)";
+                return;
+            }
+            Path log = dir.resolve("runner-" + r.job.attempt() + ".log");
+            ProcessBuilder pb = new ProcessBuilder(command(r, dir)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().put("OMP_NUM_THREADS", "1");
+            Process p;
+            synchronized (this) {
+                if (r.stopped || closed) {
+                    return;
+                }
+                p = pb.start();
+                r.process = p;
+                lastProcess.put(r.job.jobId(), p);
+            }
+            LOG.infof("job %s attempt %d: job-runner pid %d started (log %s)", r.job.jobId(), r.job.attempt(), p.pid(), log);
+            Duration timeout = config.runTimeout();
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+                reason = "job-runner did not finish within " + timeout + " (gantry.real-jobs.run-timeout); killed";
+                return;
+            }
+            int code = p.exitValue();
+            if (r.stopped) {
+                LOG.infof("job %s attempt %d: job-runner stopped (exit %d)", r.job.jobId(), r.job.attempt(), code);
+                return;
+            }
+            Path result = dir.resolve("checkpoints/result-" + r.job.attempt() + ".json");
+            if (code == 0 && Files.exists(result)) {
+                completed = true;
+                return;
+            }
+            reason = failureReason(dir, log, code);
+        } catch (IOException e) {
+            reason = "cannot start job-runner: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            reason = "interrupted while job-runner ran";
+        } catch (RuntimeException e) {
+            reason = "job-runner supervision failed: " + e;
+        } finally {
+            synchronized (this) {
+                active.remove(r.job.jobId(), r);
+                startWaiting();
+            }
+            if (!closed && !r.stopped) {
+                if (completed) {
+                    r.ended.completed(r.job);
+                } else if (reason != null) {
+                    LOG.warnf("job %s attempt %d failed: %s", r.job.jobId(), r.job.attempt(), reason);
+                    r.ended.failed(r.job, reason, oom);
+                }
+            }
+        }
+    }
+
+    private List<String> command(Run r, Path dir) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String opt : config.javaOpts().trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                cmd.add(opt);
+            }
+        }
+        cmd.addAll(List.of("-Dai.djl.offline=true", "-Dai.djl.pytorch.num_threads=1",
+                "-Dai.djl.pytorch.num_interop_threads=1", "-jar", config.runnerJar().orElseThrow(),
+                "--spec", dir.resolve("spec.json").toString(), "--job-id", r.job.jobId(),
+                "--attempt", String.valueOf(r.job.attempt()), "--checkpoint-dir", dir.resolve("checkpoints").toString(),
+                "--datasets", Path.of(config.datasetsDir()).toAbsolutePath().toString(),
+                "--bootstrap", bootstrap, "--parent-pid", String.valueOf(ProcessHandle.current().pid())));
+        if (r.job.decision().user() != null) {
+            cmd.addAll(List.of("--user", r.job.decision().user()));
+        }
+        return cmd;
+    }
+
+    private static String failureReason(Path dir, Path log, int code) {
+        try {
+            Path failure = dir.resolve("checkpoints/failure.txt");
+            if (Files.exists(failure)) {
+                String why = Files.readString(failure).trim();
+                if (!why.isEmpty()) {
+                    return why.length() > 900 ? why.substring(0, 900) + "…" : why;
+                }
+            }
+            List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+            String last = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
+            if (last.length() > 400) {
+                last = last.substring(0, 400) + "…";
+            }
+            String signal = code > 128 ? " (signal " + (code - 128) + ")" : "";
+            return "job-runner exited with code " + code + signal + " without a result; last log line: " + last;
+        } catch (IOException | RuntimeException e) {
+            return "job-runner exited with code " + code + " without a result";
+        }
+    }
+
+    /** One directory per job id (a job id may hold '/'; the hash keeps two similar ids apart). */
+    Path jobDir(String jobId) {
+        String safe = jobId.replaceAll("[^A-Za-z0-9._-]", "_");
+        if (!safe.equals(jobId)) {
+            safe = safe + "-" + Integer.toHexString(jobId.hashCode());
+        }
+        return workDir.resolve(safe);
+    }
+
+    /** Stops every runner (each writes a checkpoint) and waits a little for them. */
+    public void close() {
+        List<Process> running = new ArrayList<>();
+        synchronized (this) {
+            closed = true;
+            waiting.clear();
+            for (Run r : active.values()) {
+                r.stopped = true;
+                if (r.process != null) {
+                    running.add(r.process);
+                }
+            }
+        }
+        running.forEach(Process::destroy);
+        for (Process p : running) {
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+    }
+}
