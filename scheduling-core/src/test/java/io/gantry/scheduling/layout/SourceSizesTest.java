@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs {@code .ci/check-sizes.py}: no class over 400 lines and no method over 80 in scheduling-core, scheduling-sac
- * and the services, but for the files it lists as still being split. Skips where python3 is missing, fails under
- * {@code CI=true}.
+ * and sac-scheduler, but for the files it lists as still being split (the other services are only reported). Skips
+ * where python3 is missing, fails under {@code CI=true}.
  */
 class SourceSizesTest {
 
