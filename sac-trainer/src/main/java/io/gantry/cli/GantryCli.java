@@ -1,5 +1,6 @@
 package io.gantry.cli;
 
+import io.gantry.scheduling.sac.SacConfig;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -32,6 +33,12 @@ public final class GantryCli {
             COMMANDS.forEach((name, c) -> System.err.printf("  %-16s %s%n", name, c.summary()));
             System.exit(args.length == 0 || args[0].equals("--help") ? 0 : 2);
         }
+        // The sac policy's settings: -Dgantry.sac.* first, then GANTRY_SAC_*; --policy-setting may override them.
+        SacConfig.use(SacConfig.from(key -> {
+            String p = System.getProperty(key);
+            return p != null && !p.isBlank() ? p
+                    : System.getenv(key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'));
+        }));
         int rc = COMMANDS.get(args[0]).run(Arrays.copyOfRange(args, 1, args.length));
         System.exit(rc);
     }

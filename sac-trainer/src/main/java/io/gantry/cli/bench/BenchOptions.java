@@ -8,6 +8,7 @@ import io.gantry.cli.FlagValues;
 
 import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
 import io.gantry.scheduling.tuning.TrainingTuner;
@@ -61,6 +62,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             bench/README.md, Tuner)
               --preemption-cost  seconds of run time a preempted job needs again each time it resumes
                             (reloading a checkpoint; Pollux charges 30); default 0: preemption is free
+              --policy-setting  sac.checkpoint=DIR or sac.restart-cost-s=S (repeatable): the sac policy's
+                            checkpoint and the restart cost it weighs (env GANTRY_SAC_CHECKPOINT,
+                            GANTRY_SAC_RESTART_COST_S otherwise)
             """;
 
     static BenchOptions parse(String[] args) {
@@ -173,6 +177,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                         throw new IllegalArgumentException(
                                 "--preemption-cost takes a finite number of seconds ≥ 0, got '" + v + "'");
                     }
+                }
+                case "--policy-setting" -> {
+                    int eq = v.indexOf('=');
+                    if (eq <= 0 || !v.startsWith("sac.")) {
+                        throw new IllegalArgumentException("--policy-setting takes sac.checkpoint=DIR or "
+                                + "sac.restart-cost-s=S, got '" + v + "'");
+                    }
+                    SacConfig.use(SacConfig.current().with(v.substring(0, eq), v.substring(eq + 1)));
                 }
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }

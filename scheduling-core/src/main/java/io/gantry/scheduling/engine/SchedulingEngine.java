@@ -262,8 +262,13 @@ public final class SchedulingEngine {
         return out;
     }
 
+    /** The cluster as policies see it: cordoned nodes left out. */
+    public ClusterState view() {
+        return cordoned.isEmpty() ? cluster : cluster.without(cordoned);
+    }
+
     private Decision decide(double now, boolean onlyArrivals, List<JobRequest> fresh) {
-        ClusterState view = cordoned.isEmpty() ? cluster : cluster.without(cordoned);
+        ClusterState view = view();
         if (sorted != null) {
             Iterator<JobRequest> inOrder;
             Resources smallest;

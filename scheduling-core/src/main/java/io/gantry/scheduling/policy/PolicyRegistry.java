@@ -3,10 +3,14 @@ package io.gantry.scheduling.policy;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Supplier;
 
-/** Every policy by name. A new policy is one class and one line here. */
+/**
+ * Every policy by name. A new policy is one class and one line here; a policy in another module (the learned
+ * {@code sac}, in scheduling-sac) is found through {@link PolicyProvider} when that module is on the classpath.
+ */
 public final class PolicyRegistry {
 
     private static final Map<String, Supplier<SchedulingPolicy>> POLICIES = new LinkedHashMap<>();
@@ -18,7 +22,11 @@ public final class PolicyRegistry {
         POLICIES.put(TiresiasPolicy.NAME, TiresiasPolicy::new);
         POLICIES.put(QssfPolicy.NAME, QssfPolicy::new);
         POLICIES.put(SrptOraclePolicy.NAME, SrptOraclePolicy::new);
-        POLICIES.put(io.gantry.scheduling.sac.SacPolicy.NAME, io.gantry.scheduling.sac.SacPolicy::fromConfiguredCheckpoint);
+        for (PolicyProvider p : ServiceLoader.load(PolicyProvider.class, PolicyRegistry.class.getClassLoader())) {
+            if (POLICIES.putIfAbsent(p.name(), p::create) != null) {
+                throw new IllegalStateException("two policies are named '" + p.name() + "'");
+            }
+        }
     }
 
     private PolicyRegistry() {

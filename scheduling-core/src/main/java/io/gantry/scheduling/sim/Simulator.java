@@ -11,7 +11,6 @@ import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.predict.DurationPredictor;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -377,30 +376,5 @@ public final class Simulator {
     private static JobRequest withPrediction(JobRequest j, double predicted) {
         return new JobRequest(j.id(), j.user(), j.tasks(), j.perTask(), j.submitTime(), j.priority(), predicted,
                 j.trueDurationS());
-    }
-
-    /** A growable array of doubles: the allocation time series has one point per change. */
-    private static final class DoubleSeries {
-        private double[] values = new double[1024];
-        private int size;
-
-        void add(double v) {
-            if (size == values.length) {
-                values = Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = v;
-        }
-
-        int size() {
-            return size;
-        }
-
-        double last() {
-            return values[size - 1];
-        }
-
-        double[] toArray() {
-            return Arrays.copyOf(values, size);
-        }
     }
 }

@@ -49,35 +49,21 @@ import java.util.Set;
  */
 public final class LiveEngine {
 
-    /**
-     * A job that received a decision for its {@code attempt}-th start and still holds resources (or, while
-     * stopping, held them). {@code job} is null for a job restored from a decision whose submission is no longer on
-     * the tuned topic: it can be released, not re-queued. {@code startedAt} is on the jobs' clock.
-     */
-    private record Running(JobTuned job, List<String> nodes, Resources perTask, int attempt, double startedAt,
-                           double attainedGpuSBefore, double ranSBefore) {
-
-        double gpus() {
-            return perTask.gpus() * nodes.size();
-        }
-    }
-
     private String policyVersion;
     private final double defaultPriority;
     private final Clock clock;
     private final ClusterState cluster = new ClusterState(List.of());
     private final SchedulingEngine engine;
     private final Map<String, PendingJob> pending = new LinkedHashMap<>();
-    private final Map<String, Running> running = new HashMap<>();
+    private final Map<String, LiveStint> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
-    private final Map<String, Running> stopping = new HashMap<>();
+    private final Map<String, LiveStint> stopping = new HashMap<>();
     /**
      * Every job id ever queued, with its {@code JobTuned}'s event id ("" when restored without one): a redelivered
      * submission is never queued twice, and a new submission that reuses a job's id is refused.
      */
     private final Map<String, String> known = new HashMap<>();
     private final Map<String, Double> priorities = new HashMap<>();
-    private final Set<String> unschedulableNodes = new HashSet<>();
     /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
     private final Set<String> uncheckedForFit = new LinkedHashSet<>();
 
@@ -169,9 +155,7 @@ public final class LiveEngine {
             uncheckedForFit.addAll(pending.keySet());
             engine.capacityChanged();
         }
-        boolean schedulabilityChanged = m.schedulable() ? unschedulableNodes.remove(m.node())
-                : unschedulableNodes.add(m.node());
-        engine.setSchedulable(m.node(), m.schedulable());
+        boolean schedulabilityChanged = engine.setSchedulable(m.node(), m.schedulable());
         return changed || schedulabilityChanged;
     }
 
@@ -212,7 +196,7 @@ public final class LiveEngine {
      * nothing.
      */
     private boolean preempted(JobPreempted e) {
-        Running r = stopping.get(e.jobId());
+        LiveStint r = stopping.get(e.jobId());
         if (r != null && r.attempt() == e.attempt()) {
             stopping.remove(e.jobId());
         } else if ((r = running.get(e.jobId())) != null && r.attempt() == e.attempt()) {
@@ -239,7 +223,7 @@ public final class LiveEngine {
         plan.pending().forEach(this::addPending);
         plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
         for (RestorePlan.Stint s : plan.running()) {
-            Running r = restored(s);
+            LiveStint r = restored(s);
             running.put(s.jobId(), r);
             engine.restoreRunning(asRunningJob(s.jobId(), r, s.decision()));
             for (String node : r.nodes()) {
@@ -250,14 +234,14 @@ public final class LiveEngine {
         }
     }
 
-    private Running restored(RestorePlan.Stint s) {
+    private LiveStint restored(RestorePlan.Stint s) {
         SchedulingDecision d = s.decision();
-        return new Running(s.job(), d.nodes(), Amounts.resources(d.perTask()), d.attempt(), clock.seconds(d.occurredAt()),
+        return new LiveStint(s.job(), d.nodes(), Amounts.resources(d.perTask()), d.attempt(), clock.seconds(d.occurredAt()),
                 s.attainedGpuSBefore(), s.ranSBefore());
     }
 
     /** A restored stint as the engine keeps it: what the policy sees of a running job. */
-    private RunningJob asRunningJob(String jobId, Running r, SchedulingDecision d) {
+    private RunningJob asRunningJob(String jobId, LiveStint r, SchedulingDecision d) {
         JobRequest job = r.job() != null
                 ? request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
                 : new JobRequest(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
@@ -268,7 +252,7 @@ public final class LiveEngine {
     }
 
     private void reserveRestoredJobsOn(String node) {
-        for (Running r : running.values()) {
+        for (LiveStint r : running.values()) {
             for (String n : r.nodes()) {
                 if (n.equals(node)) {
                     cluster.hold(node, r.perTask());
@@ -277,8 +261,8 @@ public final class LiveEngine {
         }
     }
 
-    private Running release(String jobId) {
-        Running r = running.remove(jobId);
+    private LiveStint release(String jobId) {
+        LiveStint r = running.remove(jobId);
         if (r != null) {
             engine.release(jobId);
         }
@@ -308,7 +292,7 @@ public final class LiveEngine {
         Set<String> stoppedNow = new HashSet<>();
         List<Preemption> stops = new ArrayList<>(round.stopped().size());
         for (RunningJob victim : round.stopped()) {
-            Running r = running.remove(victim.job().id());
+            LiveStint r = running.remove(victim.job().id());
             stopping.put(victim.job().id(), r);
             stoppedNow.add(victim.job().id());
             stops.add(new Preemption(victim.job().id(), r.attempt()));
@@ -317,7 +301,7 @@ public final class LiveEngine {
         String policy = engine.policy().name();
         for (RunningJob started : round.started()) {
             PendingJob p = pending.remove(started.job().id());
-            running.put(p.job().jobId(), new Running(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
+            running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
             JobTuned j = p.job();
             decisions.add(new SchedulingDecision(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
@@ -358,23 +342,9 @@ public final class LiveEngine {
     /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */
     private List<JobRejected> rejectUnfit(Instant now) {
         List<JobRejected> out = new ArrayList<>();
-        if (uncheckedForFit.isEmpty()) {
-            return out;
-        }
-        Resources total = cluster.totalCapacity();
-        List<NodeState> nodes = cluster.nodes();
         for (String jobId : uncheckedForFit) {
             PendingJob p = pending.get(jobId);
-            if (p == null) {
-                continue; // decided or gone since it was queued
-            }
-            Resources perTask = p.perTask();
-            String reason = null;
-            if (nodes.stream().noneMatch(n -> n.capacity().covers(perTask))) {
-                reason = "each task requests " + describe(perTask) + "; no node has that much capacity";
-            } else if (!total.covers(perTask.times(p.job().tasks()))) {
-                reason = "the gang of " + p.job().tasks() + " tasks needs more than the whole cluster";
-            }
+            String reason = p == null ? null : UnfitJobs.whyNever(p, cluster); // null too when decided or gone since
             if (reason != null) {
                 removePending(jobId);
                 JobTuned j = p.job();
@@ -388,11 +358,7 @@ public final class LiveEngine {
 
     /** The cluster as the policy may use it: cordoned (unschedulable) nodes are left out. */
     ClusterState schedulableView() {
-        return unschedulableNodes.isEmpty() ? cluster : cluster.without(unschedulableNodes);
-    }
-
-    private static String describe(Resources r) {
-        return r.gpus() + " GPU, " + r.cpuMilli() / 1000.0 + " vCPU, " + r.memoryMib() + " MiB";
+        return engine.view();
     }
 
     public int pendingCount() {

@@ -6,6 +6,7 @@ import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.PolicyUpdated;
 import io.gantry.scheduler.config.LearnerConfig;
+import io.gantry.scheduler.config.SacPolicyConfig;
 import io.gantry.scheduler.config.SchedulerConfig;
 import io.gantry.scheduler.persistence.PolicyVersions;
 import io.gantry.scheduling.framework.SchedulingPolicy;
@@ -17,14 +18,14 @@ import io.gantry.scheduling.sac.ReplayBuffer;
 import io.gantry.scheduling.sac.ReplayCheck;
 import io.gantry.scheduling.sac.SacAgent;
 import io.gantry.scheduling.sac.SacCheckpoint;
+import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.sac.Transition;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.enterprise.event.Observes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -86,6 +87,8 @@ public class OnlineLearner {
     private OnlineTransitions transitions;
     private JobHistory history;
     private PolicyVersions versions;
+    /** The configured checkpoint: version 0 when no promoted version loads. */
+    private final String checkpoint;
     private SacAgent trainee;
     private SacAgent current;
     private String startedFrom;
@@ -97,17 +100,29 @@ public class OnlineLearner {
     private long droppedReported;
     private ScheduledExecutorService thread;
 
-    private Counter updates;
-    private Counter transitionsTaken;
-    private Counter promotions;
-    private Counter rejections;
-    private volatile double criticLoss = Double.NaN;
-    private volatile double actorLoss = Double.NaN;
-    private volatile double alpha = Double.NaN;
-    private volatile double reward = Double.NaN;
-    private volatile int policyVersion;
+    private LearnerMeters meters;
 
+    /** As the service runs it: the sac settings of its configuration are the ones every sac policy uses. */
+    @Inject
+    public OnlineLearner(SchedulerConfig schedulerConfig, LearnerConfig config, SacPolicyConfig sac,
+                         MeterRegistry registry) {
+        this(schedulerConfig, config, applied(sac), registry);
+    }
+
+    private static SacConfig applied(SacPolicyConfig sac) {
+        SacConfig c = new SacConfig(sac.checkpoint().filter(s -> !s.isBlank()).orElse(SacPolicy.DEFAULT_CHECKPOINT),
+                sac.restartCostS());
+        SacConfig.use(c);
+        return c;
+    }
+
+    /** With the sac settings already in use ({@link SacConfig#current()}). */
     public OnlineLearner(SchedulerConfig schedulerConfig, LearnerConfig config, MeterRegistry registry) {
+        this(schedulerConfig, config, SacConfig.current(), registry);
+    }
+
+    private OnlineLearner(SchedulerConfig schedulerConfig, LearnerConfig config, SacConfig sac, MeterRegistry registry) {
+        this.checkpoint = sac.checkpoint();
         this.config = config;
         this.clock = new JobClock(schedulerConfig.timeScale());
         if (!SacPolicy.NAME.equals(schedulerConfig.policy())) {
@@ -115,9 +130,9 @@ public class OnlineLearner {
                     null);
             return;
         }
-        validate(config);
-        useOneDjlThread();
-        registerMeters(registry);
+        LearnerConfigCheck.validate(config);
+        DjlThreads.useOne();
+        meters = new LearnerMeters(registry);
         versions = new PolicyVersions(Path.of(config.dataDir()));
         for (Start start : startingPoints()) {
             try {
@@ -129,7 +144,7 @@ public class OnlineLearner {
             }
         }
         // Nothing loads: SacPolicy says why and schedules with kube-default; there is nothing to learn with.
-        initial = new LivePolicy(SacPolicy.fromCheckpoint(SacPolicy.configuredCheckpoint()), PolicyVersions.name(0),
+        initial = new LivePolicy(SacPolicy.fromCheckpoint(checkpoint), PolicyVersions.name(0),
                 null);
         LOG.error("sac: no checkpoint loads; online learning is off");
     }
@@ -146,14 +161,14 @@ public class OnlineLearner {
         } catch (IOException e) {
             LOG.errorf("sac: cannot read the promoted version under %s: %s", versions.root(), e.getMessage());
         }
-        out.add(new Start(SacPolicy.configuredCheckpoint(), 0));
+        out.add(new Start(checkpoint, 0));
         return out;
     }
 
     private void loadAgents(Start start) throws IOException {
         SacAgent deciding = SacCheckpoint.load(start.location());
         String version = PolicyVersions.name(start.number());
-        policyVersion = start.number();
+        meters.policyVersion = start.number();
         if (!config.enabled()) {
             initial = new LivePolicy(SacPolicy.greedy(deciding), version, deciding);
             LOG.infof("sac: deciding with %s from %s; online learning is off", version, start.location());
@@ -180,67 +195,6 @@ public class OnlineLearner {
         initial = new LivePolicy(transitions.policy(deciding), version, deciding);
         LOG.infof("sac: deciding with %s from %s; learning online into %s", version, start.location(),
                 versions.root());
-    }
-
-    private static void validate(LearnerConfig c) {
-        String p = "gantry.scheduler.learner.";
-        require(c.updateInterval().toMillis() > 0, p + "update-interval must be positive, got " + c.updateInterval());
-        require(c.minTransitions() >= 1, p + "min-transitions must be at least 1, got " + c.minTransitions());
-        require(c.batchSize() >= 1, p + "batch-size must be at least 1, got " + c.batchSize());
-        require(c.replayCapacity() >= c.batchSize(), p + "replay-capacity must be at least batch-size ("
-                + c.batchSize() + "), got " + c.replayCapacity());
-        require(c.inboxCapacity() >= 1, p + "inbox-capacity must be at least 1, got " + c.inboxCapacity());
-        require(c.updatesPerTransition() >= 0 && Double.isFinite(c.updatesPerTransition()),
-                p + "updates-per-transition must be a number >= 0, got " + c.updatesPerTransition());
-        require(c.maxUpdatesPerInterval() >= 1,
-                p + "max-updates-per-interval must be at least 1, got " + c.maxUpdatesPerInterval());
-        require(c.updatesPerCheck() >= 1, p + "updates-per-check must be at least 1, got " + c.updatesPerCheck());
-        require(c.checkMinJobs() >= 1, p + "check-min-jobs must be at least 1, got " + c.checkMinJobs());
-        require(c.checkWindowJobs() >= c.checkMinJobs(), p + "check-window-jobs must be at least check-min-jobs ("
-                + c.checkMinJobs() + "), got " + c.checkWindowJobs());
-        require(c.checkLoad() > 0 && Double.isFinite(c.checkLoad()),
-                p + "check-load must be a positive number, got " + c.checkLoad());
-        require(c.keepVersions() >= 1, p + "keep-versions must be at least 1, got " + c.keepVersions());
-        require(!c.dataDir().isBlank(), p + "data-dir must not be blank");
-    }
-
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
-        }
-    }
-
-    /** PyTorch's own thread pools fight the services for two cores; one thread each is also what training uses. */
-    private static void useOneDjlThread() {
-        for (String p : List.of("ai.djl.pytorch.num_threads", "ai.djl.pytorch.num_interop_threads")) {
-            if (System.getProperty(p) == null) {
-                System.setProperty(p, "1");
-            }
-        }
-        if (System.getProperty("ai.djl.offline") == null) {
-            System.setProperty("ai.djl.offline", "true");
-        }
-    }
-
-    private void registerMeters(MeterRegistry r) {
-        updates = Counter.builder("gantry.sac.learner.updates").description("Gradient steps taken online").register(r);
-        transitionsTaken = Counter.builder("gantry.sac.learner.transitions")
-                .description("Transitions made from live decisions and lifecycle events").register(r);
-        promotions = Counter.builder("gantry.sac.promotions").description("Versions promoted by the replay check")
-                .register(r);
-        rejections = Counter.builder("gantry.sac.promotion.rejections")
-                .description("Candidates that lost the replay check").register(r);
-        Gauge.builder("gantry.sac.learner.critic.loss", this, l -> l.criticLoss)
-                .description("Critic loss of the last gradient step").register(r);
-        Gauge.builder("gantry.sac.learner.actor.loss", this, l -> l.actorLoss)
-                .description("Actor loss of the last gradient step").register(r);
-        Gauge.builder("gantry.sac.learner.alpha", this, l -> l.alpha)
-                .description("Entropy temperature of the trained candidate").register(r);
-        Gauge.builder("gantry.sac.learner.reward", this, l -> l.reward)
-                .description("Mean reward of the transitions taken in during the last interval that had any")
-                .register(r);
-        Gauge.builder("gantry.sac.policy.version", this, l -> l.policyVersion)
-                .description("Number N of the version sac-N that decides").register(r);
     }
 
     /** The policy that decides until a promotion. */
@@ -314,8 +268,8 @@ public class OnlineLearner {
                 buffer.add(t);
                 sum += t.reward();
             }
-            transitionsTaken.increment(fresh.size());
-            reward = sum / fresh.size();
+            meters.transitions.increment(fresh.size());
+            meters.reward = sum / fresh.size();
         }
         if (buffer.size() < Math.max(config.minTransitions(), config.batchSize())) {
             return;
@@ -327,10 +281,10 @@ public class OnlineLearner {
             SacAgent.UpdateStats s = trainee.update(buffer.sample(config.batchSize(), rng));
             updateDebt--;
             updatesSinceCheck++;
-            updates.increment();
-            criticLoss = s.criticLoss();
-            actorLoss = s.actorLoss();
-            alpha = s.alpha();
+            meters.updates.increment();
+            meters.criticLoss = s.criticLoss();
+            meters.actorLoss = s.actorLoss();
+            meters.alpha = s.alpha();
         }
         if (updatesSinceCheck >= config.updatesPerCheck()) {
             check();
@@ -360,21 +314,21 @@ public class OnlineLearner {
             LOG.infof("sac learner: check postponed: %s", e.getMessage());
             return;
         } catch (IllegalStateException e) {
-            rejections.increment();
+            meters.rejections.increment();
             LOG.warnf("sac learner: candidate rejected: %s", e.getMessage());
             return;
         }
         String figures = String.format("replay check on the last %d completed jobs at load %.2f: avg JCT %.1f s vs"
                 + " %.1f s for %s", r.jobs(), r.load(), r.candidateAvgJctS(), r.currentAvgJctS(), currentName);
         if (!r.candidateNotWorse()) {
-            rejections.increment();
+            meters.rejections.increment();
             LOG.infof("sac learner: candidate rejected, %s", figures);
             return;
         }
         try {
             promote(r, currentName, figures + " (not worse)");
         } catch (IOException | RuntimeException e) {
-            rejections.increment();
+            meters.rejections.increment();
             LOG.errorf(e, "sac learner: the candidate passed the check but could not be promoted");
         }
     }
@@ -386,8 +340,8 @@ public class OnlineLearner {
         info.put("version", name);
         info.put("previous_version", previous);
         info.put("started_from", startedFrom);
-        info.put("online_updates", updates.count());
-        info.put("online_transitions", transitionsTaken.count());
+        info.put("online_updates", meters.updates.count());
+        info.put("online_transitions", meters.transitions.count());
         info.put("check", reason);
         info.put("promoted_at", Instant.now().toString());
         PolicyVersions.Version saved = versions.promote(number, trainee, info, config.keepVersions());
@@ -409,8 +363,8 @@ public class OnlineLearner {
         current.close();
         current = copy;
         currentNumber = number;
-        policyVersion = number;
-        promotions.increment();
+        meters.policyVersion = number;
+        meters.promotions.increment();
         LOG.infof("sac learner: promoted %s, %s", name, reason);
         Publisher p = publisher;
         if (p != null) {

@@ -16,6 +16,7 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.sac.SacAgent;
 import io.gantry.scheduling.sac.SacCheckpoint;
+import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.sac.SacSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -195,7 +196,7 @@ class OnlineLearnerRestartTest {
             Files.write(saved.resolve(SacCheckpoint.PARAMS), new byte[] {1, 2, 3});
         }
         OnlineLearner restarted = new OnlineLearner(sac(), learner(dir, 64), new SimpleMeterRegistry());
-        try (SacAgent shipped = SacCheckpoint.load(SacPolicy.configuredCheckpoint())) {
+        try (SacAgent shipped = SacCheckpoint.load(SacConfig.current().checkpoint())) {
             assertEquals("sac-0", restarted.initialPolicy().version());
             assertEquals(SacPolicy.greedy(shipped).schedule(context()), decide(restarted));
             assertNotEquals(List.of(), decide(restarted), "the round places jobs, so the comparison means something");

@@ -194,15 +194,18 @@ class SacAgentTest {
         JobRequest shortJob = new JobRequest("short", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 600, 600);
         SchedulingContext ctx = longAndYoungRunning(shortJob);
         try {
-            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "30000");
+            SacConfig.use(SacConfig.DEFAULT.with("sac.restart-cost-s", "30000"));
             assertEquals(List.of("long"), SacPolicy.greedy(agent).decide(ctx).preemptions());
-            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "36000");
+            SacConfig.use(SacConfig.DEFAULT.with("sac.restart-cost-s", "36000"));
             var kept = SacPolicy.greedy(agent).decide(ctx);
             assertTrue(kept.preemptions().isEmpty() && kept.placements().isEmpty(), "not worth a restart: " + kept);
-            System.setProperty(SacPolicy.RESTART_COST_PROPERTY, "-5");
-            assertThrows(IllegalArgumentException.class, () -> SacPolicy.greedy(agent));
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> SacConfig.DEFAULT.with("sac.restart-cost-s", "-5"));
+            assertTrue(bad.getMessage().contains(SacConfig.RESTART_COST_KEY), bad.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> SacConfig.DEFAULT.with("sac.restart-cost", "5"),
+                    "an unknown setting is an error, not ignored");
         } finally {
-            System.clearProperty(SacPolicy.RESTART_COST_PROPERTY);
+            SacConfig.use(SacConfig.DEFAULT);
         }
     }
 

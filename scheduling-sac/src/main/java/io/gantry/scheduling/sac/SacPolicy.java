@@ -30,18 +30,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SacPolicy implements SchedulingPolicy {
 
     public static final String NAME = "sac";
-    /** System property naming the checkpoint (a folder, or {@code classpath:/…}); env {@code GANTRY_SAC_CHECKPOINT} otherwise. */
-    public static final String CHECKPOINT_PROPERTY = "gantry.sac.checkpoint";
-    public static final String CHECKPOINT_ENV = "GANTRY_SAC_CHECKPOINT";
-    /** The checkpoint shipped inside scheduling-core (trained by the command in bench/README.md, SAC). */
+    /** The checkpoint shipped inside scheduling-sac (trained by the command in bench/README.md, SAC). */
     public static final String DEFAULT_CHECKPOINT = SacCheckpoint.CLASSPATH + "/sac/default";
-    /**
-     * System property giving the seconds of run time a preempted job needs again when it resumes on this cluster
-     * (env {@code GANTRY_SAC_RESTART_COST_S} otherwise; default 0, preemption free). sac then stops a job only
-     * if it is less urgent by more than that per GPU.
-     */
-    public static final String RESTART_COST_PROPERTY = "gantry.sac.restart-cost-s";
-    public static final String RESTART_COST_ENV = "GANTRY_SAC_RESTART_COST_S";
 
     private static final System.Logger LOG = System.getLogger(SacPolicy.class.getName());
     // One loaded agent per location for the whole JVM: a bench creates a fresh policy per replay, and
@@ -59,7 +49,7 @@ public final class SacPolicy implements SchedulingPolicy {
     private final SplittableRandom explore;
     private final DecisionListener listener;
     private final SchedulingPolicy fallback = new KubeDefaultPolicy();
-    private final double restartCostS = configuredRestartCost();
+    private final double restartCostS = SacConfig.current().restartCostS();
     private String fallbackReason;
 
     private SacPolicy(SacAgent agent, SplittableRandom explore, DecisionListener listener, String fallbackReason) {
@@ -83,38 +73,9 @@ public final class SacPolicy implements SchedulingPolicy {
         return new SacPolicy(agent, rng, listener, null);
     }
 
-    /** The policy {@code PolicyRegistry} hands out: the configured checkpoint, else the shipped one. */
+    /** The policy {@code PolicyRegistry} hands out: the configured checkpoint ({@link SacConfig}), else the shipped one. */
     public static SacPolicy fromConfiguredCheckpoint() {
-        return fromCheckpoint(configuredCheckpoint());
-    }
-
-    /** The restart cost configured for this JVM ({@link #RESTART_COST_PROPERTY}); a bad value is an error, not a 0. */
-    public static double configuredRestartCost() {
-        String p = System.getProperty(RESTART_COST_PROPERTY);
-        String v = p != null && !p.isBlank() ? p : System.getenv(RESTART_COST_ENV);
-        if (v == null || v.isBlank()) {
-            return 0;
-        }
-        double s;
-        try {
-            s = Double.parseDouble(v.strip());
-        } catch (NumberFormatException e) {
-            s = Double.NaN;
-        }
-        if (!(s >= 0) || Double.isInfinite(s)) {
-            throw new IllegalArgumentException(RESTART_COST_PROPERTY + " / " + RESTART_COST_ENV
-                    + " must be a finite number of seconds >= 0, got '" + v + "'");
-        }
-        return s;
-    }
-
-    public static String configuredCheckpoint() {
-        String p = System.getProperty(CHECKPOINT_PROPERTY);
-        if (p != null && !p.isBlank()) {
-            return p;
-        }
-        String e = System.getenv(CHECKPOINT_ENV);
-        return e != null && !e.isBlank() ? e : DEFAULT_CHECKPOINT;
+        return fromCheckpoint(SacConfig.current().checkpoint());
     }
 
     /** Greedy policy of a checkpoint; never throws: a checkpoint that does not load gives a kube-default fallback. */
