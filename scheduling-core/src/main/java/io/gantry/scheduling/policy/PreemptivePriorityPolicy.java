@@ -53,12 +53,6 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         return name;
     }
 
-    /** Without the power to stop jobs (the live scheduler's {@code schedule} path): place into free space only. */
-    @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
-        return plan(ctx, false).placements();
-    }
-
     @Override
     public Decision decide(SchedulingContext ctx) {
         return plan(ctx, true);

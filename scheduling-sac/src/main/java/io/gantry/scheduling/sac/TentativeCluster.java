@@ -18,8 +18,8 @@ import java.util.Map;
  *
  * <p>Besides the nodes it holds what a round knows about jobs: the running jobs that may be stopped (with
  * their prior urgency, {@link Features#priorUrgencyGpuS}), the service pending jobs received before they
- * were preempted, and whether this caller may preempt at all (the simulator may; a caller that only places,
- * like {@link SacPolicy#schedule}, may not).
+ * were preempted, and whether stopping is allowed at all (a running job is offered as a victim only when its
+ * {@code preemptible} flag is set).
  */
 final class TentativeCluster {
 
