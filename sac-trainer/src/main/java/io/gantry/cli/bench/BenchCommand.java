@@ -58,6 +58,14 @@ public final class BenchCommand implements GantryCli.Command {
 
     @Override
     public int run(String[] args) throws IOException {
+        if (args.length > 0 && (args[0].equals("tuner-real") || args[0].equals("tuner-profile"))) {
+            try {
+                return new RealTunerBench(out, err).run(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 1;
+            }
+        }
         BenchOptions opts;
         try {
             opts = BenchOptions.parse(args);

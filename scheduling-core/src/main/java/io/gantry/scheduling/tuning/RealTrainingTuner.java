@@ -173,6 +173,7 @@ public final class RealTrainingTuner {
     }
 
     private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.6g", v).replaceFirst("(\\.\\d*?)0+$", "$1").replaceFirst("\\.$", "");
+        return new java.math.BigDecimal(Double.toString(v)).round(new java.math.MathContext(6)).stripTrailingZeros()
+                .toPlainString();
     }
 }

@@ -3,6 +3,7 @@ package io.gantry.dispatcher.cluster;
 import io.gantry.dispatcher.config.DispatcherConfig;
 import io.gantry.dispatcher.kubernetes.ClusterAnnouncements;
 import io.gantry.dispatcher.kubernetes.KubernetesCluster;
+import io.gantry.dispatcher.messaging.TunedSpecReader;
 import io.gantry.dispatcher.simulated.SimulatedCluster;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import jakarta.enterprise.inject.Disposes;
@@ -23,12 +24,18 @@ public class ClusterSelection {
     @Produces
     @Singleton
     ClusterBackend cluster(DispatcherConfig config, Instance<SimulatedCluster> simulated,
-                           Instance<KubernetesClient> client, Instance<ClusterAnnouncements> announcements) {
+                           Instance<KubernetesClient> client, Instance<ClusterAnnouncements> announcements,
+                           Instance<TunedSpecReader> tunedSpecs) {
         if (config.cluster() == DispatcherConfig.ClusterKind.KUBERNETES) {
             LOG.infof("driving the Kubernetes cluster at %s as scheduler '%s'",
                     client.get().getMasterUrl(), config.kubernetes().schedulerName());
             // Informers start in resume(), once the lifecycle topic has been read.
-            return new KubernetesCluster(client.get(), config.kubernetes(), announcements.get());
+            KubernetesCluster kubernetes = new KubernetesCluster(client.get(), config.kubernetes(), announcements.get());
+            // Training jobs' pods run the tuned spec of their JobTuned (the decision carries only the requests).
+            TunedSpecReader reader = tunedSpecs.get();
+            reader.start();
+            kubernetes.useTunedSpecs(reader::specFor);
+            return kubernetes;
         }
         return simulated.get();
     }

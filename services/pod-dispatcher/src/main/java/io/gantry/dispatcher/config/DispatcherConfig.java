@@ -82,7 +82,11 @@ public interface DispatcherConfig {
         @WithDefault("kafka.gantry.svc:9092")
         String kafkaBootstrap();
 
-        /** The datasets folder inside the runner image; absent: the runner's default ({@code ../shared/datasets}). */
-        Optional<String> datasetsDir();
+        /**
+         * The PersistentVolumeClaim (in the jobs' namespace) holding the datasets' CSV files ({@code ../shared/datasets}),
+         * mounted read-only at {@code /datasets}; the runner image has none of its own.
+         */
+        @WithDefault("gantry-datasets")
+        String datasetsClaim();
     }
 }

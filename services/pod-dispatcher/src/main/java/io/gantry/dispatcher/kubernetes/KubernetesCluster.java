@@ -108,7 +108,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private final Map<String, JobStarted> startedBeforeRestart = new HashMap<>();
     private final Map<String, GantryPods.JobSpec> submittedSpecs = new LinkedHashMap<>();
     /** Tuned training specs by job id (see {@link #useTunedSpecs}); none by default. */
-    private volatile Function<String, TrainingSpec> tunedSpecs = jobId -> null;
+    private volatile Function<SchedulingDecision, TrainingSpec> tunedSpecs = decision -> null;
     /**
      * Jobs Kubernetes evicted that Gantry can start again, with the attempt that may bind next: their pods are made
      * anew for it (only jobs Gantry made pods for; a foreign pod's owner decides what replaces it).
@@ -272,10 +272,11 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     }
 
     /**
-     * Where the tuned training spec of a decided job comes from (the {@code JobTuned} the scheduler queued it by);
-     * without it, a training job runs the spec it was submitted with.
+     * Where the tuned training spec of a decided job comes from (the {@code JobTuned} the scheduler queued it by, read
+     * by {@code TunedSpecReader}, which may wait a bounded time for it); null for a trace job. Without it, a training
+     * job runs the spec it was submitted with.
      */
-    public void useTunedSpecs(Function<String, TrainingSpec> lookup) {
+    public void useTunedSpecs(Function<SchedulingDecision, TrainingSpec> lookup) {
         this.tunedSpecs = lookup;
     }
 
@@ -311,7 +312,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             // The decision overtook the submission (they travel on different topics), or the job resumes after an
             // eviction: make the pods now. A resumed job runs what is left of it (the decision's durationS).
             GantryPods.JobSpec submittedSpec = submittedSpecs.get(jobId);
-            TrainingSpec tuned = tunedSpecs.apply(jobId);
+            TrainingSpec tuned = tunedSpecs.apply(d);
             GantryPods.JobSpec spec = submittedSpec == null
                     ? new GantryPods.JobSpec(jobId, d.user(), d.nodes().size(), d.perTask(), null, null, null, d.durationS(),
                             tuned)

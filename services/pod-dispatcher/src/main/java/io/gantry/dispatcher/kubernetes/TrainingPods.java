@@ -24,8 +24,10 @@ import java.util.Map;
  *   <li>its checkpoint directory on the PersistentVolumeClaim {@code training.checkpoint-claim}, sub-path
  *       {@code jobs/<job>}: the same for every attempt of the job, so a preempted job resumes from its last
  *       checkpoint;</li>
- *   <li>the runner's options as arguments: {@code --spec}, {@code --job-id}, {@code --user}, {@code --attempt},
- *       {@code --checkpoint-dir}, {@code --bootstrap}, {@code --topic} (and {@code --datasets} when configured);</li>
+ *   <li>the datasets from the claim {@code training.datasets-claim}, read-only at {@value #DATASETS_DIR};</li>
+ *   <li>the runner's options as arguments (the image's entrypoint runs the runner): {@code --spec}, {@code --job-id},
+ *       {@code --user}, {@code --attempt}, {@code --checkpoint-dir}, {@code --bootstrap}, {@code --topic},
+ *       {@code --datasets}; {@code OMP_NUM_THREADS=1};</li>
  *   <li>requests and limits as any Gantry pod ({@link GantryPods#build}): from the decision, which carries the tuner's
  *       (right-sized) {@code JobTuned} requests; memory limited to the request, so a run that outgrows it is
  *       OOM-killed and its {@code JobFailed} says so. CPU is also limited, to the request rounded up to whole cores:
@@ -41,6 +43,8 @@ public final class TrainingPods {
     public static final String CHECKPOINT_DIR = "/checkpoints";
     static final String SPEC_VOLUME = "training-spec";
     static final String CHECKPOINT_VOLUME = "checkpoints";
+    public static final String DATASETS_DIR = "/datasets";
+    static final String DATASETS_VOLUME = "datasets";
 
     private TrainingPods() {
     }
@@ -64,13 +68,11 @@ public final class TrainingPods {
         String podName = base.getMetadata().getName();
         List<String> args = new ArrayList<>(List.of("--spec", SPEC_DIR + "/" + SPEC_FILE, "--job-id", job.jobId(),
                 "--user", job.user(), "--attempt", String.valueOf(attempt), "--checkpoint-dir", CHECKPOINT_DIR,
-                "--bootstrap", t.kafkaBootstrap(), "--topic", Topics.JOBS_LIFECYCLE));
-        t.datasetsDir().ifPresent(d -> {
-            args.add("--datasets");
-            args.add(d);
-        });
+                "--bootstrap", t.kafkaBootstrap(), "--topic", Topics.JOBS_LIFECYCLE, "--datasets", DATASETS_DIR));
         List<EnvVar> env = new ArrayList<>(base.getSpec().getContainers().get(0).getEnv());
         env.add(new EnvVar("GANTRY_ATTEMPT", String.valueOf(attempt), null));
+        // One thread: on shared cores PyTorch's default thread pool is many times slower (job-runner/README.md).
+        env.add(new EnvVar("OMP_NUM_THREADS", "1", null));
         long cores = Math.max(1, (job.perTask().cpuMilli() + 999) / 1000);
         return new PodBuilder(base)
                 .editSpec()
@@ -84,11 +86,15 @@ public final class TrainingPods {
                         .endVolumeMount()
                         .addNewVolumeMount().withName(CHECKPOINT_VOLUME).withMountPath(CHECKPOINT_DIR)
                             .withSubPath(checkpointSubPath(job.jobId())).endVolumeMount()
+                        .addNewVolumeMount().withName(DATASETS_VOLUME).withMountPath(DATASETS_DIR).withReadOnly(true)
+                        .endVolumeMount()
                     .endContainer()
                     .addNewVolume().withName(SPEC_VOLUME).withNewConfigMap().withName(configMapName(podName))
                     .endConfigMap().endVolume()
                     .addNewVolume().withName(CHECKPOINT_VOLUME).withNewPersistentVolumeClaim()
                         .withClaimName(t.checkpointClaim()).endPersistentVolumeClaim().endVolume()
+                    .addNewVolume().withName(DATASETS_VOLUME).withNewPersistentVolumeClaim()
+                        .withClaimName(t.datasetsClaim()).withReadOnly(true).endPersistentVolumeClaim().endVolume()
                 .endSpec()
                 .build();
     }

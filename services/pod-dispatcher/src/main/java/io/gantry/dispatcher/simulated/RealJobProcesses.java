@@ -162,11 +162,25 @@ public final class RealJobProcesses {
             }
             LOG.infof("job %s attempt %d: job-runner pid %d started (log %s)", r.job.jobId(), r.job.attempt(), p.pid(), log);
             Duration timeout = config.runTimeout();
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(30, TimeUnit.SECONDS);
-                reason = "job-runner did not finish within " + timeout + " (gantry.real-jobs.run-timeout); killed";
-                return;
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long limitMib = r.job.perTask().memoryMib();
+            // Like a container's memory limit: the pod's memory request, checked on the runner's resident set.
+            while (!p.waitFor(250, TimeUnit.MILLISECONDS)) {
+                long rssMib = residentMib(p.pid());
+                if (limitMib > 0 && rssMib > limitMib && !r.stopped) {
+                    p.destroyForcibly();
+                    p.waitFor(30, TimeUnit.SECONDS);
+                    oom = true;
+                    reason = "OOMKilled: job-runner's resident memory reached " + rssMib + " MiB, above its memory "
+                            + "request of " + limitMib + " MiB; it needs at least " + rssMib + " MiB";
+                    return;
+                }
+                if (System.nanoTime() > deadline) {
+                    p.destroyForcibly();
+                    p.waitFor(30, TimeUnit.SECONDS);
+                    reason = "job-runner did not finish within " + timeout + " (gantry.real-jobs.run-timeout); killed";
+                    return;
+                }
             }
             int code = p.exitValue();
             if (r.stopped) {
@@ -220,6 +234,20 @@ public final class RealJobProcesses {
             cmd.addAll(List.of("--user", r.job.decision().user()));
         }
         return cmd;
+    }
+
+    /** {@code VmRSS} of a process in MiB; 0 when it is gone or there is no /proc. */
+    static long residentMib(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]) / 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return 0;
     }
 
     private static String failureReason(Path dir, Path log, int code) {

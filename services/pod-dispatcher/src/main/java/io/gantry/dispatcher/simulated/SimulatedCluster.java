@@ -7,12 +7,14 @@ import io.gantry.dispatcher.config.RealJobsConfig;
 import io.gantry.dispatcher.config.SimulatedClusterConfig;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.dispatcher.messaging.TunedSpecReader;
+import io.gantry.dispatcher.kubernetes.ClusterAnnouncements;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
+import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
 import io.gantry.events.ResourceAmounts;
@@ -99,6 +101,12 @@ public class SimulatedCluster implements ClusterBackend {
     /** Null when real jobs cannot run here (tests of the trace-only cluster). */
     private final RealJobProcesses realJobs;
     private volatile boolean stopping;
+    /** Where a real job killed for memory is submitted again with the memory it needed; null: no retry. */
+    private final java.util.function.Consumer<JobSubmitted> resubmit;
+    private final java.util.concurrent.atomic.AtomicInteger memoryRetries = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** The suffix of a real job's retry after a memory kill: a job whose id ends with it is not retried again. */
+    public static final String MEMORY_RETRY_SUFFIX = "-mem-retry";
 
     /** A cluster of trace jobs only: every job sleeps for its duration. */
     public SimulatedCluster(SimulatedClusterConfig config) {
@@ -107,9 +115,14 @@ public class SimulatedCluster implements ClusterBackend {
 
     @Inject
     public SimulatedCluster(SimulatedClusterConfig config, RealJobsConfig realJobsConfig, TunedSpecReader reader,
-                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
-        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, defaultWorkDir()));
+                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                            ClusterAnnouncements announcements, io.micrometer.core.instrument.MeterRegistry registry) {
+        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, defaultWorkDir()), announcements::submitted);
         reader.start();
+        io.micrometer.core.instrument.Gauge.builder("gantry_dispatcher_memory_retries", memoryRetries,
+                        java.util.concurrent.atomic.AtomicInteger::get)
+                .description("Real jobs killed for memory and submitted again with the memory they needed")
+                .register(registry);
     }
 
     private static Path defaultWorkDir() {
@@ -119,6 +132,12 @@ public class SimulatedCluster implements ClusterBackend {
     }
 
     public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs) {
+        this(config, specs, realJobs, null);
+    }
+
+    public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs,
+                            java.util.function.Consumer<JobSubmitted> resubmit) {
+        this.resubmit = resubmit;
         this.specs = specs;
         this.realJobs = realJobs;
         if (config.nodes() < 1) {
@@ -311,6 +330,34 @@ public class SimulatedCluster implements ClusterBackend {
         SchedulingDecision d = job.decision();
         events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
                 d.nodes(), d.perTask(), reason, oomKilled), oomKilled ? "oom_killed" : "real_job_failed");
+        if (oomKilled && resubmit != null && !d.jobId().endsWith(MEMORY_RETRY_SUFFIX)) {
+            retryWithMemory(job, reason);
+        }
+    }
+
+    /**
+     * Submits a memory-killed real job once more, as {@code <job>-mem-retry}, with a memory request of what it
+     * reached plus a quarter (rounded up to 64 MiB), so the retry is placed where that fits. Counted in
+     * {@code gantry_dispatcher_memory_retries}.
+     */
+    private void retryWithMemory(RunningJob job, String reason) {
+        SchedulingDecision d = job.decision();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("needs at least (\\d+) MiB").matcher(reason);
+        long needed = m.find() ? Long.parseLong(m.group(1)) : d.perTask().memoryMib() * 2;
+        long request = Math.min(io.gantry.events.Limits.MAX_MEMORY_MIB_PER_TASK, (needed * 5 / 4 + 63) / 64 * 64);
+        ResourceAmounts perTask = new ResourceAmounts(d.perTask().gpuMilli(), d.perTask().cpuMilli(), request);
+        JobSubmitted retry = new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(),
+                d.jobId() + MEMORY_RETRY_SUFFIX, d.user(), d.jobId() + MEMORY_RETRY_SUFFIX, null, d.nodes().size(),
+                perTask, null, null, null, null, true, job.training());
+        memoryRetries.incrementAndGet();
+        LOG.infof("job %s was killed for memory (%s); submitted again as %s with %d MiB", d.jobId(), reason,
+                retry.jobId(), request);
+        resubmit.accept(retry);
+    }
+
+    /** Real jobs killed for memory and submitted again. */
+    public int memoryRetries() {
+        return memoryRetries.get();
     }
 
     private void complete(RunningJob job, JobEvents events) {

@@ -167,7 +167,7 @@ class KubernetesClusterTest {
                 new ModelGraph.Layer("out", "Output", Map.of("units", 3))), List.of(new ModelGraph.Edge("in", "out"))),
                 "iris", "sgd", 0.05, 16, 40, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
         TrainingSpec tuned = submitted.with(64, 0.2, 40);
-        cluster.useTunedSpecs(id -> id.equals("train-1") ? tuned : null);
+        cluster.useTunedSpecs(d -> d.jobId().equals("train-1") ? tuned : null);
 
         cluster.submitted(new JobSubmitted(Events.newId(), 1, Instant.now(), "train-1", "alice", "iris-mlp", null, 1,
                 new ResourceAmounts(0, 2000, 4096), null, null, null, null, true, submitted));
@@ -191,8 +191,12 @@ class KubernetesClusterTest {
         assertEquals(new Quantity("2"), main.getResources().getLimits().get("cpu"));
         assertEquals("gantry", pod.getSpec().getSchedulerName());
         assertEquals("train-1", pod.getMetadata().getAnnotations().get("gantry.io/job-id"));
-        var claim = pod.getSpec().getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null).findFirst()
-                .orElseThrow();
+        var claim = pod.getSpec().getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null
+                && v.getPersistentVolumeClaim().getClaimName().equals("gantry-checkpoints")).findFirst().orElseThrow();
+        var datasets = pod.getSpec().getVolumes().stream().filter(v -> v.getPersistentVolumeClaim() != null
+                && v.getPersistentVolumeClaim().getClaimName().equals("gantry-datasets")).findFirst().orElseThrow();
+        assertTrue(main.getVolumeMounts().stream().anyMatch(m -> m.getName().equals(datasets.getName())
+                && m.getMountPath().equals("/datasets") && Boolean.TRUE.equals(m.getReadOnly())), main.toString());
         assertEquals("gantry-checkpoints", claim.getPersistentVolumeClaim().getClaimName());
         assertTrue(main.getVolumeMounts().stream().anyMatch(m -> m.getName().equals(claim.getName())
                 && m.getMountPath().equals("/checkpoints") && m.getSubPath().equals("jobs/train-1")), main.toString());
@@ -482,8 +486,8 @@ class KubernetesClusterTest {
                         return "kafka.gantry.svc:9092";
                     }
 
-                    public Optional<String> datasetsDir() {
-                        return Optional.of("/datasets");
+                    public String datasetsClaim() {
+                        return "gantry-datasets";
                     }
                 };
             }
