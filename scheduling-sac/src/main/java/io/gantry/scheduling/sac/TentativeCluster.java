@@ -42,7 +42,7 @@ final class TentativeCluster {
     /** Seconds a stopped job needs again when it resumes: a victim must be less urgent by at least that, per GPU. */
     private final double restartCostS;
 
-    /** A cluster as it stands, with no running jobs known and no preemption (what a place-only caller sees). */
+    /** A cluster as it stands, with no running jobs known and so nothing to stop. */
     TentativeCluster(ClusterState cluster) {
         this(cluster, List.of(), Map.of(), 0, false, 0);
     }
