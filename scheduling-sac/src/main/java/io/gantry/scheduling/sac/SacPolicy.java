@@ -101,16 +101,12 @@ public final class SacPolicy implements SchedulingPolicy {
 
     @Override
     public Decision decide(SchedulingContext ctx) {
-        return decide(ctx, true);
-    }
-
-    private Decision decide(SchedulingContext ctx, boolean mayPreempt) {
         if (fallbackReason != null) {
             return fallback.decide(ctx);
         }
         try {
             synchronized (agent) {
-                return round(ctx, mayPreempt);
+                return round(ctx);
             }
         } catch (RuntimeException | LinkageError e) {
             fallbackReason = "inference failed (" + e + ")";
@@ -119,8 +115,9 @@ public final class SacPolicy implements SchedulingPolicy {
         }
     }
 
-    private Decision round(SchedulingContext ctx, boolean mayPreempt) {
-        TentativeCluster cluster = new TentativeCluster(ctx, mayPreempt, restartCostS);
+    private Decision round(SchedulingContext ctx) {
+        // Victims are the running jobs flagged preemptible (none where the caller may not stop jobs).
+        TentativeCluster cluster = new TentativeCluster(ctx, true, restartCostS);
         List<JobRequest> pending = new ArrayList<>(ctx.pending());
         List<Placement> out = new ArrayList<>();
         List<String> preempted = new ArrayList<>();
