@@ -68,102 +68,89 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             """;
 
     static BenchOptions parse(String[] args) {
-        TraceFormat trace = TraceFormat.OPENB;
-        Path traceFile = null;
-        int nodes = 13;
-        NodeShape shape = NodeShape.ALIBABA_G2;
-        List<Double> loads = new ArrayList<>();
-        List<String> policies = new ArrayList<>(PolicyRegistry.names());
-        List<Long> seeds = List.of(1L);
-        int jobs = 0;
-        int repeat = 1;
-        boolean fairShare = false;
-        FairShareTracker.Settings fairSettings = FairShareTracker.Settings.DEFAULT;
-        boolean fairTuned = false;
-        double fairReserveS = Double.NaN;
-        Path out = null;
-        boolean tuner = false;
-        double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
-        UsageModel usage = UsageModel.REQUEST;
-        double preemptionCostS = 0;
+        Parser p = new Parser();
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
                 throw new FlagValues.HelpRequested();
             }
             String v = FlagValues.value(args, i++);
+            if (!p.workloadFlag(flag, v) && !p.fairFlag(flag, v) && !p.modelFlag(flag, v)) {
+                throw new IllegalArgumentException("unknown flag " + flag);
+            }
+        }
+        return p.build();
+    }
+
+    /** The flags as they are read; each group of flags is one method. */
+    private static final class Parser {
+        TraceFormat trace = TraceFormat.OPENB;
+        Path traceFile;
+        int nodes = 13;
+        NodeShape shape = NodeShape.ALIBABA_G2;
+        List<Double> loads = new ArrayList<>();
+        List<String> policies = new ArrayList<>(PolicyRegistry.names());
+        List<Long> seeds = List.of(1L);
+        int jobs;
+        int repeat = 1;
+        boolean fairShare;
+        FairShareTracker.Settings fairSettings = FairShareTracker.Settings.DEFAULT;
+        boolean fairTuned;
+        double fairReserveS = Double.NaN;
+        Path out;
+        boolean tuner;
+        double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
+        UsageModel usage = UsageModel.REQUEST;
+        double preemptionCostS;
+
+        /** What is replayed: trace, cluster, loads, policies, seeds, window and where results go. */
+        boolean workloadFlag(String flag, String v) {
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
                 case "--nodes" -> nodes = positiveInt(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);
-                case "--load" -> {
-                    loads = new ArrayList<>();
-                    for (String s : list(flag, v)) {
-                        double d = number(flag, s);
-                        if (!(d > 0)) {
-                            throw new IllegalArgumentException("--load values must be positive, got " + s);
-                        }
-                        loads.add(d);
-                    }
-                }
-                case "--policies" -> {
-                    policies = list(flag, v);
-                    for (String p : policies) {
-                        if (!PolicyRegistry.names().contains(p)) {
-                            throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ", PolicyRegistry.names()));
-                        }
-                    }
-                }
-                case "--seeds" -> {
-                    seeds = new ArrayList<>();
-                    for (String s : list(flag, v)) {
-                        try {
-                            seeds.add(Long.parseLong(s));
-                        } catch (NumberFormatException e) {
-                            throw new IllegalArgumentException("--seeds takes whole numbers, got '" + s + "'");
-                        }
-                    }
-                }
+                case "--load" -> loads = loads(flag, v);
+                case "--policies" -> policies = policies(flag, v);
+                case "--seeds" -> seeds = seeds(flag, v);
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--repeat" -> repeat = positiveInt(flag, v);
-                case "--fair" -> fairShare = switch (v) {
-                    case "on" -> true;
-                    case "off" -> false;
-                    default -> throw new IllegalArgumentException("--fair takes on or off, got '" + v + "'");
-                };
-                case "--fair-half-life" -> {
-                    fairSettings = new FairShareTracker.Settings(positiveSeconds(flag, v), fairSettings.fairShareWeight(),
-                            fairSettings.refreshIntervalS());
-                    fairTuned = true;
+                case "--out" -> out = Path.of(v);
+                default -> {
+                    return false;
                 }
+            }
+            return true;
+        }
+
+        /** Fair share and its starvation reservation. */
+        boolean fairFlag(String flag, String v) {
+            switch (flag) {
+                case "--fair" -> fairShare = onOff(flag, v);
+                case "--fair-half-life" -> fairSettings = new FairShareTracker.Settings(positiveSeconds(flag, v),
+                        fairSettings.fairShareWeight(), fairSettings.refreshIntervalS());
                 case "--fair-weight" -> {
                     double w = number(flag, v);
                     if (!(w >= 0)) {
                         throw new IllegalArgumentException("--fair-weight takes a finite number ≥ 0, got '" + v + "'");
                     }
                     fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), w, fairSettings.refreshIntervalS());
-                    fairTuned = true;
                 }
-                case "--fair-refresh" -> {
-                    fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(), fairSettings.fairShareWeight(),
-                            positiveSeconds(flag, v));
-                    fairTuned = true;
+                case "--fair-refresh" -> fairSettings = new FairShareTracker.Settings(fairSettings.halfLifeS(),
+                        fairSettings.fairShareWeight(), positiveSeconds(flag, v));
+                case "--fair-reserve" -> fairReserveS = nonNegativeSeconds(flag, v);
+                default -> {
+                    return false;
                 }
-                case "--fair-reserve" -> {
-                    fairReserveS = number(flag, v);
-                    if (!(fairReserveS >= 0)) {
-                        throw new IllegalArgumentException(
-                                "--fair-reserve takes a finite number of seconds ≥ 0, got '" + v + "'");
-                    }
-                    fairTuned = true;
-                }
-                case "--out" -> out = Path.of(v);
-                case "--tuner" -> tuner = switch (v) {
-                    case "on" -> true;
-                    case "off" -> false;
-                    default -> throw new IllegalArgumentException("--tuner takes on or off, got '" + v + "'");
-                };
+            }
+            fairTuned |= !flag.equals("--fair");
+            return true;
+        }
+
+        /** The tuner, the usage model, the cost of a preemption and the policies' own settings. */
+        boolean modelFlag(String flag, String v) {
+            switch (flag) {
+                case "--tuner" -> tuner = onOff(flag, v);
                 case "--tuner-scaling" -> {
                     tunerScaling = number(flag, v);
                     if (!(tunerScaling > 0 && tunerScaling <= 1)) {
@@ -171,13 +158,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     }
                 }
                 case "--usage-model" -> usage = UsageModel.parse(v);
-                case "--preemption-cost" -> {
-                    preemptionCostS = number(flag, v);
-                    if (!(preemptionCostS >= 0)) {
-                        throw new IllegalArgumentException(
-                                "--preemption-cost takes a finite number of seconds ≥ 0, got '" + v + "'");
-                    }
-                }
+                case "--preemption-cost" -> preemptionCostS = nonNegativeSeconds(flag, v);
                 case "--policy-setting" -> {
                     int eq = v.indexOf('=');
                     if (eq <= 0 || !v.startsWith("sac.")) {
@@ -186,18 +167,73 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     }
                     SacConfig.use(SacConfig.current().with(v.substring(0, eq), v.substring(eq + 1)));
                 }
-                default -> throw new IllegalArgumentException("unknown flag " + flag);
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        BenchOptions build() {
+            if (fairTuned && !fairShare) {
+                throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
+            }
+            Path file = FlagValues.traceFile(trace, traceFile);
+            Path dir = out != null ? out
+                    : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
+                    fairShare ? fairSettings : null, fairReserveS, dir, tuner, tunerScaling, usage, preemptionCostS);
+        }
+    }
+
+    private static List<Double> loads(String flag, String v) {
+        List<Double> out = new ArrayList<>();
+        for (String s : list(flag, v)) {
+            double d = number(flag, s);
+            if (!(d > 0)) {
+                throw new IllegalArgumentException("--load values must be positive, got " + s);
+            }
+            out.add(d);
+        }
+        return out;
+    }
+
+    private static List<String> policies(String flag, String v) {
+        List<String> out = list(flag, v);
+        for (String p : out) {
+            if (!PolicyRegistry.names().contains(p)) {
+                throw new IllegalArgumentException("unknown policy '" + p + "'; known: " + String.join(", ", PolicyRegistry.names()));
             }
         }
-        if (fairTuned && !fairShare) {
-            throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
+        return out;
+    }
+
+    private static List<Long> seeds(String flag, String v) {
+        List<Long> out = new ArrayList<>();
+        for (String s : list(flag, v)) {
+            try {
+                out.add(Long.parseLong(s));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--seeds takes whole numbers, got '" + s + "'");
+            }
         }
-        traceFile = FlagValues.traceFile(trace, traceFile);
-        if (out == null) {
-            out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        return out;
+    }
+
+    private static boolean onOff(String flag, String v) {
+        return switch (v) {
+            case "on" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException(flag + " takes on or off, got '" + v + "'");
+        };
+    }
+
+    private static double nonNegativeSeconds(String flag, String v) {
+        double d = number(flag, v);
+        if (!(d >= 0)) {
+            throw new IllegalArgumentException(flag + " takes a finite number of seconds ≥ 0, got '" + v + "'");
         }
-        return new BenchOptions(trace, traceFile, nodes, shape, loads, policies, seeds, jobs, repeat,
-                fairShare ? fairSettings : null, fairReserveS, out, tuner, tunerScaling, usage, preemptionCostS);
+        return d;
     }
 
     /** Like {@link FlagValues#positive} but says the unit (number already refuses NaN and infinities). */

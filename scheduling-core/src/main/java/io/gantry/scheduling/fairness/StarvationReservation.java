@@ -54,11 +54,6 @@ public final class StarvationReservation implements SchedulingPolicy {
     }
 
     @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
-        return decide(ctx).placements();
-    }
-
-    @Override
     public Decision decide(SchedulingContext ctx) {
         Map<String, JobRequest> pending = new HashMap<>();
         ctx.pending().forEach(j -> pending.put(j.id(), j));

@@ -40,7 +40,7 @@ public class FrameworkPolicy implements SchedulingPolicy, OrderedQueueScheduling
     }
 
     @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
+    public Decision decide(SchedulingContext ctx) {
         // A heap instead of a full sort: jobs are taken in order only until the cluster is too full for
         // even the smallest request, which after a single completion is usually a handful of jobs.
         PriorityQueue<JobRequest> queue = new PriorityQueue<>(Math.max(1, ctx.pending().size()), queueSort.order(ctx));
@@ -56,7 +56,8 @@ public class FrameworkPolicy implements SchedulingPolicy, OrderedQueueScheduling
                 return queue.poll();
             }
         };
-        return placeInOrder(newPlacer(ctx.cluster()), inOrder, GangPlacer.smallestRequest(ctx.pending()));
+        return Decision.placeOnly(placeInOrder(newPlacer(ctx.cluster()), inOrder,
+                GangPlacer.smallestRequest(ctx.pending())));
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.List;
  * Optional capability of a {@link SchedulingPolicy} whose queue order is fixed per job. A caller that
  * keeps its pending jobs sorted by {@link #fixedQueueOrder()} between rounds hands them over already in
  * order, so a round costs what it places rather than a sort of the whole queue. Such a policy never
- * preempts: its {@code decide} is {@code Decision.placeOnly(schedule(ctx))}.
+ * preempts: its {@code decide} returns {@code Decision.placeOnly(...)}.
  */
 public interface OrderedQueueScheduling {
 
@@ -19,7 +19,7 @@ public interface OrderedQueueScheduling {
     Comparator<JobRequest> fixedQueueOrder();
 
     /**
-     * Exactly the placements {@link SchedulingPolicy#schedule} would return for a context whose pending
+     * Exactly the placements {@link SchedulingPolicy#decide} would return for a context whose pending
      * jobs are those of {@code inOrder}. Only valid when {@link #fixedQueueOrder()} is non-null.
      *
      * @param inOrder  pending jobs in {@link #fixedQueueOrder()}; iteration may stop early

@@ -1,7 +1,5 @@
 package io.gantry.scheduling.framework;
 
-import java.util.List;
-
 /**
  * A scheduling policy: given the pending jobs and the cluster, which jobs start now and where.
  * The simulator and the live {@code sac-scheduler} call the very same implementation.
@@ -12,18 +10,12 @@ public interface SchedulingPolicy {
     String name();
 
     /**
-     * Placements to apply now; jobs not named stay pending. Placements never over-allocate a node
-     * and never assume that a running job is stopped.
+     * The one entry point: what to do in this round. Placements never over-allocate a node (the room of the jobs
+     * the decision stops counts as free); jobs not placed stay pending. Only running jobs whose
+     * {@link RunningJob#preemptible()} flag is set may be stopped; a policy that never preempts returns
+     * {@link Decision#placeOnly}.
      */
-    List<Placement> schedule(SchedulingContext ctx);
-
-    /**
-     * The full decision, preemptions included. Policies that never preempt keep this default; a caller
-     * that can stop jobs (the simulator) calls this instead of {@link #schedule}.
-     */
-    default Decision decide(SchedulingContext ctx) {
-        return Decision.placeOnly(schedule(ctx));
-    }
+    Decision decide(SchedulingContext ctx);
 
     /**
      * True when a job that does not fit never holds back a later one, and a round only ever tries

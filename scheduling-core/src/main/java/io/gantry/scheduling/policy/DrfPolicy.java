@@ -1,5 +1,6 @@
 package io.gantry.scheduling.policy;
 
+import io.gantry.scheduling.framework.Decision;
 import io.gantry.scheduling.framework.GangPlacer;
 import io.gantry.scheduling.framework.NodeScorer;
 import io.gantry.scheduling.framework.Placement;
@@ -36,7 +37,7 @@ public final class DrfPolicy implements SchedulingPolicy {
     }
 
     @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
+    public Decision decide(SchedulingContext ctx) {
         Resources capacity = ctx.cluster().totalCapacity();
         Map<String, UserQueue> users = new HashMap<>();
         for (RunningJob r : ctx.running()) {
@@ -70,7 +71,7 @@ public final class DrfPolicy implements SchedulingPolicy {
                 byShare.add(u);
             }
         }
-        return out;
+        return Decision.placeOnly(out);
     }
 
     private static final class UserQueue {

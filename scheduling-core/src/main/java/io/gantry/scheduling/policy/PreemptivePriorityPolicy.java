@@ -53,21 +53,16 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         return name;
     }
 
-    /** Without the power to stop jobs (the live scheduler's {@code schedule} path): place into free space only. */
-    @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
-        return plan(ctx, false).placements();
-    }
-
     @Override
     public Decision decide(SchedulingContext ctx) {
-        return plan(ctx, true);
+        return plan(ctx);
     }
 
     private record Keyed<T>(T item, JobRequest job, double key) {
     }
 
-    private Decision plan(SchedulingContext ctx, boolean mayPreempt) {
+    /** Victims are the running jobs flagged preemptible: where none is, this only places into free room. */
+    private Decision plan(SchedulingContext ctx) {
         Comparator<Keyed<?>> mostUrgentFirst = Comparator.<Keyed<?>>comparingDouble(Keyed::key)
                 .thenComparingDouble(k -> k.job().submitTime())
                 .thenComparing(k -> k.job().id());
@@ -97,13 +92,13 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         while (!queue.isEmpty()) {
             Keyed<JobRequest> p = queue.peek();
             // Nothing fits any more and nothing left in the queue may preempt: the rest just stay pending.
-            if (!placer.mightFit(smallest) && (!mayPreempt || attempts >= MAX_PREEMPTION_ATTEMPTS
+            if (!placer.mightFit(smallest) && (attempts >= MAX_PREEMPTION_ATTEMPTS
                     || !hasLessUrgent(victims, preemptedIds, p.key()))) {
                 break;
             }
             queue.poll();
             List<String> nodes = placer.place(p.job());
-            if (nodes == null && mayPreempt && attempts < MAX_PREEMPTION_ATTEMPTS && hasLessUrgent(victims, preemptedIds, p.key())) {
+            if (nodes == null && attempts < MAX_PREEMPTION_ATTEMPTS && hasLessUrgent(victims, preemptedIds, p.key())) {
                 attempts++;
                 nodes = placeByPreempting(ctx, p, victims, preemptedIds, preempted, placer);
             }

@@ -39,11 +39,6 @@ class SchedulingEngineTest {
         }
 
         @Override
-        public List<Placement> schedule(SchedulingContext ctx) {
-            return decide(ctx).placements();
-        }
-
-        @Override
         public Decision decide(SchedulingContext ctx) {
             seen.add(ctx);
             return rule.apply(ctx);

@@ -92,11 +92,6 @@ class RealTraceInvariantsTest {
         }
 
         @Override
-        public List<Placement> schedule(SchedulingContext ctx) {
-            return decide(ctx).placements();
-        }
-
-        @Override
         public Decision decide(SchedulingContext ctx) {
             Decision d = inner.decide(ctx);
             rounds++;

@@ -69,11 +69,6 @@ class SortedQueueEquivalenceTest {
         }
 
         @Override
-        public List<Placement> schedule(SchedulingContext ctx) {
-            return inner.schedule(ctx);
-        }
-
-        @Override
         public Decision decide(SchedulingContext ctx) {
             return inner.decide(ctx);
         }

@@ -18,10 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The learned policy behind the ordinary plugin interface. A round is a sequence of decisions: build the
  * candidate set ({@link Features}), let the actor pick one candidate, place that job anchored on that node
  * (first stopping the running jobs the candidate names, if it is a preemption candidate), and repeat on the
- * updated free resources until no job can start. Preemptive through {@link #decide}, as the preemptive baselines
- * are: the simulator stops the named jobs, which keep their progress; a caller that only places
- * ({@link #schedule}) gets no preemption candidates. Evaluation picks the most probable candidate; training
- * samples ({@link #exploring}).
+ * updated free resources until no job can start. Preemptive, as the preemptive baselines are: the engine stops the
+ * named jobs, which keep their progress; a running job not flagged preemptible is never a victim. Evaluation picks the
+ * most probable candidate; training samples ({@link #exploring}).
  *
  * <p>If no checkpoint loads, or inference fails during a round, the policy says why once in the log,
  * reports it through {@link #fallbackReason()} and schedules with {@code kube-default} from then on:
@@ -100,24 +99,14 @@ public final class SacPolicy implements SchedulingPolicy {
         return Optional.ofNullable(fallbackReason);
     }
 
-    /** Places into free space only: the caller cannot stop running jobs. */
-    @Override
-    public List<Placement> schedule(SchedulingContext ctx) {
-        return decide(ctx, false).placements();
-    }
-
     @Override
     public Decision decide(SchedulingContext ctx) {
-        return decide(ctx, true);
-    }
-
-    private Decision decide(SchedulingContext ctx, boolean mayPreempt) {
         if (fallbackReason != null) {
             return fallback.decide(ctx);
         }
         try {
             synchronized (agent) {
-                return round(ctx, mayPreempt);
+                return round(ctx);
             }
         } catch (RuntimeException | LinkageError e) {
             fallbackReason = "inference failed (" + e + ")";
@@ -126,8 +115,9 @@ public final class SacPolicy implements SchedulingPolicy {
         }
     }
 
-    private Decision round(SchedulingContext ctx, boolean mayPreempt) {
-        TentativeCluster cluster = new TentativeCluster(ctx, mayPreempt, restartCostS);
+    private Decision round(SchedulingContext ctx) {
+        // Victims are the running jobs flagged preemptible (none where the caller may not stop jobs).
+        TentativeCluster cluster = new TentativeCluster(ctx, true, restartCostS);
         List<JobRequest> pending = new ArrayList<>(ctx.pending());
         List<Placement> out = new ArrayList<>();
         List<String> preempted = new ArrayList<>();

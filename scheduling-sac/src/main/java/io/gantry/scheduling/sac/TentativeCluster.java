@@ -18,8 +18,8 @@ import java.util.Map;
  *
  * <p>Besides the nodes it holds what a round knows about jobs: the running jobs that may be stopped (with
  * their prior urgency, {@link Features#priorUrgencyGpuS}), the service pending jobs received before they
- * were preempted, and whether this caller may preempt at all (the simulator may; a caller that only places,
- * like {@link SacPolicy#schedule}, may not).
+ * were preempted, and whether stopping is allowed at all (a running job is offered as a victim only when its
+ * {@code preemptible} flag is set).
  */
 final class TentativeCluster {
 
@@ -42,7 +42,7 @@ final class TentativeCluster {
     /** Seconds a stopped job needs again when it resumes: a victim must be less urgent by at least that, per GPU. */
     private final double restartCostS;
 
-    /** A cluster as it stands, with no running jobs known and no preemption (what a place-only caller sees). */
+    /** A cluster as it stands, with no running jobs known and so nothing to stop. */
     TentativeCluster(ClusterState cluster) {
         this(cluster, List.of(), Map.of(), 0, false, 0);
     }

@@ -177,7 +177,12 @@ class SacAgentTest {
         var d = SacPolicy.greedy(agent).decide(ctx);
         assertEquals(List.of("long"), d.preemptions(), "only the less urgent job is stopped");
         assertEquals(List.of(new Placement("short", List.of("n0"))), d.placements());
-        assertTrue(SacPolicy.greedy(agent).schedule(ctx).isEmpty(), "a place-only caller never gets a preemption");
+        SchedulingContext pinned = new SchedulingContext(ctx.now(), ctx.pending(), ctx.cluster(), ctx.running().stream()
+                .map(r -> new io.gantry.scheduling.framework.RunningJob(r.job(), r.nodes(), r.startedAt(),
+                        r.attainedGpuSecondsAtStart(), false)).toList(), ctx.pendingAttainedGpuS());
+        var kept = SacPolicy.greedy(agent).decide(pinned);
+        assertTrue(kept.preemptions().isEmpty() && kept.placements().isEmpty(),
+                "running jobs that may not be stopped are never victims: " + kept);
 
         JobRequest longer = new JobRequest("longer", "c", 1, Resources.ofGpus(4, 8, 32), 36_000, 0, 1e6, 1e6);
         var none = SacPolicy.greedy(agent).decide(longAndYoungRunning(longer));

@@ -129,6 +129,25 @@ class RealJobsInSimulatedClusterTest {
     }
 
     @Test
+    void aRealJobStillRunningWhenTheDispatcherRestartedGetsItsRunnerAgain() throws Exception {
+        // On the topic: resume-1 started a minute ago and never ended. It is a real job (its spec is known), so no
+        // timer decides it completed while the dispatcher was down: its runner runs again (here it fails at once on
+        // its spec, which shows it ran).
+        TrainingSpec mlp = RealJobSet.job(1, 3).spec();
+        specs.put("resume-1", new TrainingSpec(mlp.model(), "digits", "adam", 0.01, 16, 5, 3L, null));
+        io.gantry.events.JobStarted started = new io.gantry.events.JobStarted(Events.newId(), 1,
+                Instant.now().minusSeconds(60), "resume-1", "ada", List.of("sim-node-01"),
+                new ResourceAmounts(0, 1000, 1024), Instant.now().minusSeconds(61), "v1", 1);
+        cluster.resume(new io.gantry.dispatcher.messaging.LifecycleHistoryReader.History(Map.of("resume-1", 1),
+                Map.of("resume-1", started), java.util.Set.of(), Map.of()), events);
+        assertEquals(1, cluster.runningJobs(), "back on its node");
+        JobFailed failed = assertInstanceOf(JobFailed.class, awaitEnd("resume-1"));
+        assertTrue(failed.reason().contains("layer 'fc1' (Linear)"), failed.reason());
+        assertTrue(Files.exists(tmp.resolve("resume-1/runner-1.log")), "its runner ran again");
+        assertEquals(0, cluster.runningJobs());
+    }
+
+    @Test
     void aRunnerAboveItsMemoryRequestIsKilledAndRetriedOnceWithWhatItNeeded() throws Exception {
         specs.put("digits-1", RealJobSet.job(0, 3).spec());
         decide("digits-1", 64);

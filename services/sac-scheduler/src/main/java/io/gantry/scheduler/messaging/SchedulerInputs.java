@@ -10,6 +10,7 @@ import io.gantry.scheduler.service.OnlineLearner;
 import io.gantry.scheduler.service.SchedulerLoop;
 import io.gantry.service.support.EventIntake;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiPredicate;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -23,15 +24,12 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 @ApplicationScoped
 public class SchedulerInputs {
 
-    private final EventIntake intake;
-    private final SchedulerLoop loop;
-    private final OnlineLearner learner;
-
-    public SchedulerInputs(EventIntake intake, SchedulerLoop loop, OnlineLearner learner) {
-        this.intake = intake;
-        this.loop = loop;
-        this.learner = learner;
-    }
+    @Inject
+    EventIntake intake;
+    @Inject
+    SchedulerLoop loop;
+    @Inject
+    OnlineLearner learner;
 
     @Incoming("tuned")
     public CompletionStage<Void> onTuned(Message<String> m) {

@@ -47,8 +47,7 @@ class LiveEnginePreemptionTest {
         }
 
         /** Into free room only; every job here takes a whole node (the policy must not change ctx.cluster()). */
-        @Override
-        public List<Placement> schedule(SchedulingContext ctx) {
+        private List<Placement> intoFreeRoom(SchedulingContext ctx) {
             seen.accept(ctx);
             List<Placement> out = new ArrayList<>();
             java.util.Set<String> usedThisRound = new java.util.HashSet<>();
@@ -62,10 +61,10 @@ class LiveEnginePreemptionTest {
             return out;
         }
 
-        /** As {@link #schedule}, then an "urgent…" job left waiting takes the first running job's node. */
+        /** As {@link #intoFreeRoom}, then an "urgent…" job left waiting takes the first stoppable job's node. */
         @Override
         public Decision decide(SchedulingContext ctx) {
-            List<Placement> out = new ArrayList<>(schedule(ctx));
+            List<Placement> out = new ArrayList<>(intoFreeRoom(ctx));
             List<String> stopped = new ArrayList<>();
             for (JobRequest j : ctx.pending()) {
                 boolean placed = out.stream().anyMatch(p -> p.jobId().equals(j.id()));
@@ -151,11 +150,6 @@ class LiveEnginePreemptionTest {
             @Override
             public String name() {
                 return "scripted";
-            }
-
-            @Override
-            public List<Placement> schedule(SchedulingContext ctx) {
-                return decide(ctx).placements();
             }
 
             @Override

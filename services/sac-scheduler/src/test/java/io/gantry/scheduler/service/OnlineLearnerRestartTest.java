@@ -140,7 +140,7 @@ class OnlineLearnerRestartTest {
     }
 
     private static List<Placement> decide(OnlineLearner learner) {
-        return learner.initialPolicy().policy().schedule(context());
+        return learner.initialPolicy().policy().decide(context()).placements();
     }
 
     @Test
@@ -157,8 +157,8 @@ class OnlineLearnerRestartTest {
              SacAgent newer = SacAgent.create(noPrior, 6)) {
             versions.promote(2, older, Map.of("note", "older"), 2);
             versions.promote(3, newer, Map.of("note", "newer"), 2);
-            promoted = SacPolicy.greedy(newer).schedule(context());
-            assertNotEquals(SacPolicy.greedy(older).schedule(context()), promoted, "the two versions decide differently");
+            promoted = SacPolicy.greedy(newer).decide(context()).placements();
+            assertNotEquals(SacPolicy.greedy(older).decide(context()).placements(), promoted, "the two versions decide differently");
         }
         assertEquals(3, versions.latestPromoted().orElseThrow().number());
 
@@ -198,7 +198,7 @@ class OnlineLearnerRestartTest {
         OnlineLearner restarted = new OnlineLearner(sac(), learner(dir, 64), new SimpleMeterRegistry());
         try (SacAgent shipped = SacCheckpoint.load(SacConfig.current().checkpoint())) {
             assertEquals("sac-0", restarted.initialPolicy().version());
-            assertEquals(SacPolicy.greedy(shipped).schedule(context()), decide(restarted));
+            assertEquals(SacPolicy.greedy(shipped).decide(context()).placements(), decide(restarted));
             assertNotEquals(List.of(), decide(restarted), "the round places jobs, so the comparison means something");
         } finally {
             restarted.initialPolicy().resources().close();

@@ -128,20 +128,14 @@ class SimulatorLiveEquivalenceTest {
 
         List<String> run() {
             while (true) {
-                while (!completions.isEmpty() && stale(completions.peek())) {
-                    completions.poll();
-                }
-                double t = Double.POSITIVE_INFINITY;
-                if (next < jobs.size()) {
-                    t = jobs.get(next).submitTime();
-                }
-                if (!completions.isEmpty()) {
-                    t = Math.min(t, completions.peek().time());
-                }
-                if (!Double.isNaN(engine.wakeAtSeconds())) {
-                    t = Math.min(t, engine.wakeAtSeconds());
-                }
-                if (t == Double.POSITIVE_INFINITY) {
+                completions.removeIf(this::stale);
+                // The next event: an arrival, a completion or a wake-up the policy asked for, whichever is first.
+                double t = java.util.stream.DoubleStream.of(
+                                next < jobs.size() ? jobs.get(next).submitTime() : Double.NaN,
+                                completions.isEmpty() ? Double.NaN : completions.peek().time(),
+                                engine.wakeAtSeconds())
+                        .filter(x -> !Double.isNaN(x)).min().orElse(Double.NaN);
+                if (Double.isNaN(t)) {
                     break;
                 }
                 clock.advanceTo(t);
