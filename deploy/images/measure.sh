@@ -16,7 +16,7 @@ declare -A PORT=([metrics-ingest]=48081 [job-tuner]=48082 [priority-accounting]=
 
 trap '"$ROOT/gantry" compose down -v >/dev/null 2>&1 || true' EXIT
 t0=$SECONDS
-"$ROOT/gantry" compose up >/dev/null 2>&1
+mkdir -p "$ROOT/target" && "$ROOT/gantry" compose up >"$ROOT/target/measure-compose.log" 2>&1 || { echo "compose up failed; see target/measure-compose.log" >&2; exit 1; }
 UP_S=$((SECONDS - t0))
 
 ready() { # ready NAME CONTAINER
