@@ -1,6 +1,22 @@
 package io.gantry.dispatcher.kubernetes;
 
-import static io.gantry.dispatcher.kubernetes.GantryPods.GPU;
+import static io.gantry.dispatcher.kubernetes.Informers.await;
+import static io.gantry.dispatcher.kubernetes.Informers.bounded;
+import static io.gantry.dispatcher.kubernetes.Informers.handler;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.allocatable;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.blocks;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.describe;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.minus;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.plus;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.taints;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.tolerated;
+import static io.gantry.dispatcher.kubernetes.NodeRoom.unschedulableBecause;
+import static io.gantry.dispatcher.kubernetes.PodStates.describeBinding;
+import static io.gantry.dispatcher.kubernetes.PodStates.disruptionOf;
+import static io.gantry.dispatcher.kubernetes.PodStates.failureOf;
+import static io.gantry.dispatcher.kubernetes.PodStates.key;
+import static io.gantry.dispatcher.kubernetes.PodStates.phase;
+import static io.gantry.dispatcher.kubernetes.PodStates.runtimeSeconds;
 
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
@@ -90,12 +106,9 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private static final Logger LOG = Logger.getLogger(KubernetesCluster.class);
     private static final String BY_JOB = "gantry-job";
     private static final String BY_NODE = "node";
-    private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration API_TIMEOUT = Duration.ofSeconds(30);
     /** How long a preemption waits for the victim's pods to go (Kubernetes' default grace period is 30 s). */
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(120);
-    /** Job ids remembered as decided or ended; far more than a cluster keeps in flight. */
-    private static final int REMEMBERED_JOBS = 1_000_000;
 
     private final KubernetesClient client;
     private final DispatcherConfig.Kubernetes config;
@@ -458,7 +471,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                             + taint.getEffect() + " that pod " + key(pod) + " does not tolerate";
                 }
             }
-            wanted.merge(nodeName, GantryPods.requestsOf(pod), KubernetesCluster::plus);
+            wanted.merge(nodeName, GantryPods.requestsOf(pod), NodeRoom::plus);
         }
         for (Map.Entry<String, ResourceAmounts> e : wanted.entrySet()) {
             ResourceAmounts free = minus(allocatable(nodes.getStore().getByKey(e.getKey())), allocatedOn(e.getKey()));
@@ -566,7 +579,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         }
         foreignSubmitted.add(jobId);
         announcements.submitted(submissionOf(jobId, waiting));
-        LOG.infof("pod(s) %s with schedulerName %s submitted as job %s", waiting.stream().map(KubernetesCluster::key)
+        LOG.infof("pod(s) %s with schedulerName %s submitted as job %s", waiting.stream().map(PodStates::key)
                 .collect(Collectors.joining(", ")), config.schedulerName(), jobId);
     }
 
@@ -576,7 +589,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
      * someone else made.
      */
     private static JobSubmitted submissionOf(String jobId, List<Pod> jobPods) {
-        ResourceAmounts perTask = jobPods.stream().map(GantryPods::requestsOf).reduce(KubernetesCluster::max).orElseThrow();
+        ResourceAmounts perTask = jobPods.stream().map(GantryPods::requestsOf).reduce(NodeRoom::max).orElseThrow();
         String uids = jobPods.stream().map(p -> Objects.toString(p.getMetadata().getUid(), key(p))).sorted()
                 .collect(Collectors.joining(","));
         String eventId = UUID.nameUUIDFromBytes(("gantry-pod-submission:" + uids).getBytes(StandardCharsets.UTF_8)).toString();
@@ -599,7 +612,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
                 .filter(p -> p != null && !"Succeeded".equals(phase(p))).findFirst().orElse(null);
         Instant now = Instant.now();
         if (failed != null) {
-            boolean oom = seen.stream().anyMatch(KubernetesCluster::oomKilled);
+            boolean oom = seen.stream().anyMatch(PodStates::oomKilled);
             end(job, new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user, job.nodes(),
                     job.perTask, failureOf(failed), oom), oom ? "oom_killed" : "pod_failed");
         } else if (deleted != null) {
@@ -722,7 +735,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         }
         announcements.nodeMetrics(new NodeMetrics(Events.newId(), GantryEvent.SCHEMA_VERSION, now, name,
                 allocatable(node), allocated, null, null, null, running, unschedulableBecause(node) == null
-                && taints(node).stream().noneMatch(KubernetesCluster::blocks), false, SOURCE));
+                && taints(node).stream().noneMatch(NodeRoom::blocks), false, SOURCE));
     }
 
     /**
@@ -745,298 +758,4 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         return sum;
     }
 
-    private static ResourceAmounts allocatable(Node node) {
-        Map<String, io.fabric8.kubernetes.api.model.Quantity> a = node.getStatus() == null ? null
-                : node.getStatus().getAllocatable();
-        if (a == null || a.isEmpty()) {
-            a = node.getStatus() == null ? null : node.getStatus().getCapacity();
-        }
-        return GantryPods.amounts(GantryPods.quantity(a, "cpu"), GantryPods.quantity(a, "memory"),
-                GantryPods.quantity(a, GPU));
-    }
-
-    /** Null when pods may be placed on the node, else why not (cordoned, not ready). */
-    private static String unschedulableBecause(Node node) {
-        if (node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable())) {
-            return "is cordoned";
-        }
-        List<NodeCondition> conditions = node.getStatus() == null ? null : node.getStatus().getConditions();
-        if (conditions != null) {
-            for (NodeCondition c : conditions) {
-                if ("Ready".equals(c.getType()) && !"True".equals(c.getStatus())) {
-                    return "is not ready (" + c.getReason() + ")";
-                }
-            }
-        }
-        return null;
-    }
-
-    private static List<Taint> taints(Node node) {
-        return node.getSpec() == null || node.getSpec().getTaints() == null ? List.of() : node.getSpec().getTaints();
-    }
-
-    private static boolean blocks(Taint taint) {
-        return "NoSchedule".equals(taint.getEffect()) || "NoExecute".equals(taint.getEffect());
-    }
-
-    /** Kubernetes' toleration rule: same key (or none with Exists), value equal unless Exists, effect equal or empty. */
-    private static boolean tolerated(Taint taint, Pod pod) {
-        List<Toleration> tolerations = pod.getSpec().getTolerations();
-        if (tolerations == null) {
-            return false;
-        }
-        for (Toleration t : tolerations) {
-            boolean exists = "Exists".equals(t.getOperator());
-            boolean keyMatches = (t.getKey() == null || t.getKey().isEmpty()) ? exists : t.getKey().equals(taint.getKey());
-            boolean valueMatches = exists || Objects.equals(Objects.toString(t.getValue(), ""),
-                    Objects.toString(taint.getValue(), ""));
-            boolean effectMatches = t.getEffect() == null || t.getEffect().isEmpty() || t.getEffect().equals(taint.getEffect());
-            if (keyMatches && valueMatches && effectMatches) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    // ---------------------------------------------------------------- pod states
-
-    private static String phase(Pod p) {
-        return p.getStatus() == null || p.getStatus().getPhase() == null ? "Pending" : p.getStatus().getPhase();
-    }
-
-    private static List<ContainerStatus> containerStatuses(Pod p) {
-        return p.getStatus() == null || p.getStatus().getContainerStatuses() == null ? List.of()
-                : p.getStatus().getContainerStatuses();
-    }
-
-    private static boolean oomKilled(Pod p) {
-        if ("OOMKilled".equals(p.getStatus() == null ? null : p.getStatus().getReason())) {
-            return true;
-        }
-        for (ContainerStatus c : containerStatuses(p)) {
-            ContainerStateTerminated now = c.getState() == null ? null : c.getState().getTerminated();
-            ContainerStateTerminated last = c.getLastState() == null ? null : c.getLastState().getTerminated();
-            if ((now != null && "OOMKilled".equals(now.getReason())) || (last != null && "OOMKilled".equals(last.getReason()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** The failed pod's reason as Kubernetes gives it: the pod's own, else its containers' terminations. */
-    private static String failureOf(Pod p) {
-        StringBuilder reason = new StringBuilder("pod " + key(p) + " failed");
-        if (p.getStatus() != null && p.getStatus().getReason() != null) {
-            reason.append(": ").append(p.getStatus().getReason());
-            if (p.getStatus().getMessage() != null) {
-                reason.append(" (").append(p.getStatus().getMessage()).append(')');
-            }
-        }
-        for (ContainerStatus c : containerStatuses(p)) {
-            ContainerStateTerminated t = c.getState() == null ? null : c.getState().getTerminated();
-            if (t != null && (t.getExitCode() == null || t.getExitCode() != 0)) {
-                reason.append("; container ").append(c.getName()).append(" terminated: ")
-                        .append(t.getReason() == null ? "Error" : t.getReason())
-                        .append(" (exit code ").append(t.getExitCode()).append(')');
-                if (t.getMessage() != null && !t.getMessage().isBlank()) {
-                    reason.append(": ").append(t.getMessage().strip());
-                }
-            }
-        }
-        return reason.toString();
-    }
-
-    /** Why Kubernetes deleted the pod when it says so (a DisruptionTarget condition), else null. */
-    private static String disruptionOf(Pod p) {
-        List<PodCondition> conditions = p.getStatus() == null ? null : p.getStatus().getConditions();
-        if (conditions == null) {
-            return null;
-        }
-        for (PodCondition c : conditions) {
-            if ("DisruptionTarget".equals(c.getType()) && "True".equals(c.getStatus())) {
-                return c.getReason() + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")");
-            }
-        }
-        return null;
-    }
-
-    /** From the first container start to the last container finish, as the kubelet recorded them. */
-    private static double runtimeSeconds(Collection<Pod> jobPods, Instant startedAt, Instant now) {
-        Instant first = null;
-        Instant last = null;
-        for (Pod p : jobPods) {
-            for (ContainerStatus c : containerStatuses(p)) {
-                ContainerStateTerminated t = c.getState() == null ? null : c.getState().getTerminated();
-                if (t != null && t.getStartedAt() != null && t.getFinishedAt() != null) {
-                    Instant s = Instant.parse(t.getStartedAt());
-                    Instant f = Instant.parse(t.getFinishedAt());
-                    first = first == null || s.isBefore(first) ? s : first;
-                    last = last == null || f.isAfter(last) ? f : last;
-                }
-            }
-        }
-        if (first == null) {
-            first = startedAt == null ? now : startedAt;
-            last = now;
-        }
-        return Math.max(0.0, Duration.between(first, last).toMillis() / 1000.0);
-    }
-
-    // ---------------------------------------------------------------- small helpers
-
-    private static String key(Pod p) {
-        return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
-    }
-
-    private static String describeBinding(List<Pod> jobPods, List<String> targets) {
-        List<String> parts = new ArrayList<>();
-        for (int i = 0; i < jobPods.size(); i++) {
-            parts.add(key(jobPods.get(i)) + " → " + targets.get(i));
-        }
-        return String.join(", ", parts);
-    }
-
-    private static ResourceAmounts plus(ResourceAmounts a, ResourceAmounts b) {
-        return new ResourceAmounts(a.gpuMilli() + b.gpuMilli(), a.cpuMilli() + b.cpuMilli(), a.memoryMib() + b.memoryMib());
-    }
-
-    private static ResourceAmounts minus(ResourceAmounts a, ResourceAmounts b) {
-        return new ResourceAmounts(a.gpuMilli() - b.gpuMilli(), a.cpuMilli() - b.cpuMilli(), a.memoryMib() - b.memoryMib());
-    }
-
-    private static ResourceAmounts max(ResourceAmounts a, ResourceAmounts b) {
-        return new ResourceAmounts(Math.max(a.gpuMilli(), b.gpuMilli()), Math.max(a.cpuMilli(), b.cpuMilli()),
-                Math.max(a.memoryMib(), b.memoryMib()));
-    }
-
-    private static String describe(ResourceAmounts r) {
-        return String.format("%.3f GPU / %d mCPU / %d MiB", r.gpuMilli() / 1000.0, r.cpuMilli(), r.memoryMib());
-    }
-
-    private static <T> ResourceEventHandler<T> handler(java.util.function.Consumer<T> onChange) {
-        return new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T obj) {
-                onChange.accept(obj);
-            }
-
-            @Override
-            public void onUpdate(T before, T obj) {
-                onChange.accept(obj);
-            }
-
-            @Override
-            public void onDelete(T obj, boolean finalStateUnknown) {
-                onChange.accept(obj);
-            }
-        };
-    }
-
-    private static void await(java.util.concurrent.CompletableFuture<?> started, String what) {
-        try {
-            started.get(SYNC_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing " + what, e);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not list and watch " + what + " on the API server: " + e, e);
-        }
-    }
-
-    private static Set<String> bounded() {
-        return Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-                return size() > REMEMBERED_JOBS;
-            }
-        });
-    }
-
-    /** A job Gantry bound (or found bound), with the last state seen of each of its pods. */
-    private static final class TrackedJob {
-        final String jobId;
-        final String user;
-        final int tasks;
-        final ResourceAmounts perTask;
-        final Instant submittedAt;
-        final String policyVersion;
-        /** Which start of the job this is. */
-        final int attempt;
-        /** Pod name → node, in task order. */
-        final Map<String, String> boundTo = new LinkedHashMap<>();
-        final Map<String, Pod> lastSeen = new LinkedHashMap<>();
-        final Set<String> deleted = new LinkedHashSet<>();
-        boolean started;
-        Instant startedAt;
-        boolean ended;
-        /** The job Gantry stops this one for (its pods are being deleted); null unless preempted by a decision. */
-        String stoppedFor;
-
-        private TrackedJob(String jobId, String user, int tasks, ResourceAmounts perTask, Instant submittedAt,
-                           String policyVersion, int attempt) {
-            this.jobId = jobId;
-            this.user = user;
-            this.tasks = tasks;
-            this.perTask = perTask;
-            this.submittedAt = submittedAt;
-            this.policyVersion = policyVersion;
-            this.attempt = attempt;
-        }
-
-        static TrackedJob decided(SchedulingDecision d, List<Pod> jobPods) {
-            TrackedJob job = new TrackedJob(d.jobId(), d.user(), jobPods.size(), d.perTask(), d.submittedAt(),
-                    d.policyVersion(), d.attempt());
-            jobPods.forEach(p -> job.lastSeen.put(p.getMetadata().getName(), p));
-            return job;
-        }
-
-        /** A job found bound: from what the topic said when it started, else from its pods. */
-        static TrackedJob adopted(String jobId, Pod pod, List<Pod> jobPods, JobStarted startedBefore) {
-            List<Pod> all = new ArrayList<>(jobPods);
-            if (all.stream().noneMatch(p -> p.getMetadata().getName().equals(pod.getMetadata().getName()))) {
-                all.add(pod);
-            }
-            all.sort(GantryPods.TASK_ORDER);
-            int tasks = Math.max(all.size(), GantryPods.tasksOf(pod));
-            TrackedJob job;
-            if (startedBefore != null) {
-                job = new TrackedJob(jobId, startedBefore.user(), tasks, startedBefore.perTask(),
-                        startedBefore.submittedAt(), startedBefore.policyVersion(), GantryPods.attemptOf(pod));
-                job.started = true;
-                job.startedAt = startedBefore.occurredAt();
-            } else {
-                Instant created = pod.getMetadata().getCreationTimestamp() == null ? Instant.now()
-                        : Instant.parse(pod.getMetadata().getCreationTimestamp());
-                job = new TrackedJob(jobId, GantryPods.userOf(pod), tasks, GantryPods.requestsOf(pod), created,
-                        "unknown: bound before pod-dispatcher restarted", GantryPods.attemptOf(pod));
-            }
-            for (Pod p : all) {
-                job.lastSeen.put(p.getMetadata().getName(), p);
-                if (GantryPods.isBound(p)) {
-                    job.boundTo.put(p.getMetadata().getName(), p.getSpec().getNodeName());
-                }
-            }
-            return job;
-        }
-
-        void bound(String podName, String node) {
-            boundTo.put(podName, node);
-        }
-
-        void see(Pod pod, boolean wasDeleted) {
-            String name = pod.getMetadata().getName();
-            lastSeen.put(name, pod);
-            if (GantryPods.isBound(pod)) {
-                boundTo.putIfAbsent(name, pod.getSpec().getNodeName());
-            }
-            if (wasDeleted) {
-                deleted.add(name);
-            }
-        }
-
-        List<String> nodes() {
-            List<String> nodes = new ArrayList<>(boundTo.values());
-            return nodes.isEmpty() ? List.of("unknown") : nodes;
-        }
-    }
 }
