@@ -39,6 +39,11 @@ public final class GantryCli {
             return p != null && !p.isBlank() ? p
                     : System.getenv(key.toUpperCase(java.util.Locale.ROOT).replace('.', '_').replace('-', '_'));
         }));
+        // The shared traces and datasets: -Dgantry.shared.dir first, then GANTRY_SHARED_DIR (the core reads no environment).
+        String sharedDir = System.getenv("GANTRY_SHARED_DIR");
+        if (System.getProperty("gantry.shared.dir") == null && sharedDir != null && !sharedDir.isBlank()) {
+            System.setProperty("gantry.shared.dir", sharedDir);
+        }
         int rc = COMMANDS.get(args[0]).run(Arrays.copyOfRange(args, 1, args.length));
         System.exit(rc);
     }

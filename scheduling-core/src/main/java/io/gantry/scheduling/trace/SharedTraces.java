@@ -5,8 +5,9 @@ import java.nio.file.Path;
 
 /**
  * Where the shared, read-only traces live. Never copied into the repository: tests and the bench read
- * them in place. Order: system property {@code gantry.shared.dir} (surefire sets it), environment
- * {@code GANTRY_SHARED_DIR}, then {@code ../shared} next to the project root.
+ * them in place. Order: the caller's setting (a service's config, the command line's environment: the core reads no
+ * environment), system property {@code gantry.shared.dir} (surefire sets it), then {@code ../shared} next to the
+ * project root.
  */
 public final class SharedTraces {
 
@@ -14,13 +15,17 @@ public final class SharedTraces {
     }
 
     public static Path sharedDir() {
+        return sharedDir(null);
+    }
+
+    /** {@code configured}: the caller's own setting, or null/blank to fall back to the property and the default. */
+    public static Path sharedDir(String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return Path.of(configured);
+        }
         String prop = System.getProperty("gantry.shared.dir");
         if (prop != null && !prop.isBlank()) {
             return Path.of(prop);
-        }
-        String env = System.getenv("GANTRY_SHARED_DIR");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env);
         }
         Path dir = Path.of("").toAbsolutePath();
         // Walk up to the project root (the directory holding mvnw), then to its sibling "shared".

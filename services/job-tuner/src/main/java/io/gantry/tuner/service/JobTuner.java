@@ -97,7 +97,7 @@ public class JobTuner {
     public JobTuner(TunerConfig config) {
         this.limits = new RequestLimits(config.nodeGpus(), config.nodeCpuCores(), config.nodeMemoryGib());
         this.profilesDir = config.profilesDir().map(Path::of)
-                .orElseGet(() -> SharedTraces.tracesDir().resolve("philly-pollux/app-profiles")).toAbsolutePath().normalize();
+                .orElseGet(() -> SharedTraces.sharedDir(config.sharedDir().orElse(null)).resolve("traces/philly-pollux/app-profiles")).toAbsolutePath().normalize();
         this.rightSizer = new UsageRightSizer(new UsageRightSizer.Settings(UsageRightSizer.Settings.DEFAULT.quantile(),
                 config.rightSizeHeadroom(), config.rightSizeMinRuns(), UsageRightSizer.Settings.DEFAULT.cpuFloorMilli(),
                 UsageRightSizer.Settings.DEFAULT.memFloorMib()));

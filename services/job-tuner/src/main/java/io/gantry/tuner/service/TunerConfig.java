@@ -10,9 +10,15 @@ public interface TunerConfig {
 
     /**
      * The Pollux app-profiles folder (one sub-folder per model). Unset: {@code traces/philly-pollux/app-profiles}
-     * under the shared directory ({@code gantry.shared.dir} / {@code GANTRY_SHARED_DIR} / {@code ../shared}).
+     * under {@link #sharedDir()}.
      */
     Optional<String> profilesDir();
+
+    /**
+     * The shared folder of traces and datasets ({@code GANTRY_SHARED_DIR} through application.properties); unset:
+     * the system property {@code gantry.shared.dir}, then {@code ../shared} beside the project root.
+     */
+    Optional<String> sharedDir();
 
     /** GPUs of the largest node; also how GPUs are packed onto nodes when predicting synchronisation cost. */
     @WithDefault("8")

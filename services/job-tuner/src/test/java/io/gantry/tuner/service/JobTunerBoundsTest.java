@@ -51,6 +51,10 @@ class JobTunerBoundsTest {
                 return 0.8;
             }
 
+            public Optional<String> sharedDir() {
+                return Optional.empty();
+            }
+
             public Optional<String> runnerProfile() {
                 return Optional.empty();
             }
