@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""No class over 400 lines and no method over 80 in scheduling-core, scheduling-sac, sac-scheduler and the CLI (issue 14).
+"""No class over 400 lines and no method over 80 in scheduling-core, scheduling-sac, sac-scheduler, the CLI and
+pod-dispatcher's kubernetes/ package (issue 14).
 
 The other services are checked too but only reported (notes), until the work going on in them is done.
 
@@ -15,9 +16,9 @@ import sys
 MAX_CLASS_LINES = 400
 MAX_METHOD_LINES = 80
 ROOTS = ["scheduling-core/src/main/java", "scheduling-sac/src/main/java", "services/sac-scheduler/src/main/java",
-         "sac-trainer/src/main/java"]
-# Reported, not enforced yet: the other services are being changed by other work (KubernetesCluster's split is
-# issue 14's too); their breaches are printed as notes so they stay in view.
+         "sac-trainer/src/main/java", "services/pod-dispatcher/src/main/java/io/gantry/dispatcher/kubernetes"]
+# Reported, not enforced yet: the other services are being changed by other work; their breaches are printed as
+# notes so they stay in view.
 REPORTED = ["services"]
 # path -> (lines it may have at most, why it is still over)
 ALLOWED = {
