@@ -25,11 +25,7 @@ ALLOWED = {
     "scheduling-sac/src/main/java/io/gantry/scheduling/sac/SacAgent.java":
         (469, "issue 14: networks, update step and persistence in one class"),
 }
-ALLOWED_METHODS = {
-    "scheduling-core/src/main/java/io/gantry/scheduling/tuning/TrainingTuner.java#tune":
-        88,  # tuning/ is another helper's (issue 15) while issue 14 is worked on
-    "scheduling-core/src/main/java/io/gantry/scheduling/tuning/RealTrainingTuner.java#tune": 85,
-}
+ALLOWED_METHODS = {}
 
 DECL = re.compile(r"^( +)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|protected|private|static|final|synchronized|abstract"
                   r"|default|native)\s+)*(?:<[^>]+>\s+)?(?:[\w\[\]?.][\w<>\[\], ?.]*\s+(\w+)|([A-Z]\w*))\s*\(")
