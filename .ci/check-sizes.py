@@ -20,15 +20,8 @@ ROOTS = ["scheduling-core/src/main/java", "scheduling-sac/src/main/java", "sac-t
 REPORTED = ["shared-events/src/main/java", "training-model/src/main/java", "job-runner/src/main/java",
             "embedded-kafka/src/main/java"]
 # path -> (lines it may have at most, why it is still over)
-ALLOWED = {
-    "scheduling-sac/src/main/java/io/gantry/scheduling/sac/SacAgent.java":
-        (469, "issue 14: networks, update step and persistence in one class"),
-}
-ALLOWED_METHODS = {
-    "scheduling-core/src/main/java/io/gantry/scheduling/tuning/TrainingTuner.java#tune":
-        88,  # tuning/ is another helper's (issue 15) while issue 14 is worked on
-    "scheduling-core/src/main/java/io/gantry/scheduling/tuning/RealTrainingTuner.java#tune": 85,
-}
+ALLOWED = {}
+ALLOWED_METHODS = {}
 
 DECL = re.compile(r"^( +)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|protected|private|static|final|synchronized|abstract"
                   r"|default|native)\s+)*(?:<[^>]+>\s+)?(?:[\w\[\]?.][\w<>\[\], ?.]*\s+(\w+)|([A-Z]\w*))\s*\(")
