@@ -5,10 +5,12 @@ import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobProgress;
 import io.gantry.events.JobRejected;
 import io.gantry.events.JobResult;
 import io.gantry.events.JobStarted;
 import io.gantry.events.LifecycleEvent;
+import io.gantry.events.TrainingTarget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,6 +48,15 @@ final class LifecycleTally {
     private final Map<String, Double> realTargets = new HashMap<>();
     private final Map<String, Double> realAccuracy = new HashMap<>();
     private final Set<String> realCompleted = new HashSet<>();
+    /** Real jobs: their target metric ({@link TrainingTarget#TEST_ACCURACY} or validation accuracy). */
+    private final Map<String, String> realMetrics = new HashMap<>();
+    /** Real jobs: their progress events in the order the lifecycle topic holds them, over all attempts. */
+    private final Map<String, List<Progress>> realProgress = new HashMap<>();
+    /** Real jobs: their last result. */
+    private final Map<String, JobResult> realResults = new HashMap<>();
+
+    /** How many problems {@link Snapshot#realProgressProblems()} lists at most. */
+    static final int MAX_PROBLEMS = 5;
 
     LifecycleTally(double speedup) {
         this.speedup = speedup;
@@ -53,7 +64,13 @@ final class LifecycleTally {
 
     /** Marks a submitted job as a real training job with its target test accuracy. */
     synchronized void real(String jobId, double targetTestAccuracy) {
-        realTargets.put(jobId, targetTestAccuracy);
+        real(jobId, targetTestAccuracy, TrainingTarget.TEST_ACCURACY);
+    }
+
+    /** Marks a submitted job as a real training job with its target value and metric. */
+    synchronized void real(String jobId, double target, String metric) {
+        realTargets.put(jobId, target);
+        realMetrics.put(jobId, metric);
     }
 
     synchronized void submitted(String jobId) {
@@ -74,6 +91,14 @@ final class LifecycleTally {
         if (e instanceof JobResult r) {
             // One per finished run; the last one counts (a redelivered result is the same result).
             realAccuracy.put(r.jobId(), r.testAccuracy());
+            realResults.put(r.jobId(), r);
+            return;
+        }
+        if (e instanceof JobProgress p) {
+            if (realTargets.containsKey(p.jobId())) {
+                realProgress.computeIfAbsent(p.jobId(), k -> new ArrayList<>())
+                        .add(new Progress(p.epoch(), p.step(), p.accuracy()));
+            }
             return;
         }
         if (e instanceof JobStarted s) {
@@ -134,11 +159,65 @@ final class LifecycleTally {
         for (String id : realTargets.keySet()) {
             realRunning += runningNow.contains(id) ? 1 : 0;
         }
+        int progressComplete = 0;
+        List<String> problems = new ArrayList<>();
+        for (String id : realCompleted.stream().sorted().toList()) {
+            String problem = progressProblem(id);
+            if (problem == null) {
+                progressComplete++;
+            } else if (problems.size() < MAX_PROBLEMS) {
+                problems.add(id + ": " + problem);
+            }
+        }
         return new Snapshot(submitted.size(), started.size(), runningNow.size(), completed, failed, rejected, preempted,
                 duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
                 realTargets.size(), realRunning, realCompleted.size(), reached,
                 accuracies.isEmpty() ? null : mean(accuracies),
-                accuracies.isEmpty() ? null : Collections.min(accuracies));
+                accuracies.isEmpty() ? null : Collections.min(accuracies), progressComplete, List.copyOf(problems));
+    }
+
+    /** One {@code JobProgress} of a real job, as far as the progress check reads it. */
+    record Progress(Integer epoch, Long step, Double accuracy) {
+    }
+
+    /** The first thing wrong with a completed real job's progress against its result; null when nothing is. */
+    private String progressProblem(String jobId) {
+        JobResult result = realResults.get(jobId);
+        if (result == null) {
+            return "completed without a JobResult";
+        }
+        List<Progress> progress = realProgress.getOrDefault(jobId, List.of());
+        int epochsRun = result.epochsRun();
+        boolean[] seen = new boolean[epochsRun + 1];
+        Progress previous = null;
+        for (int i = 0; i < progress.size(); i++) {
+            Progress p = progress.get(i);
+            if (p.epoch() == null || p.step() == null) {
+                return "progress #" + (i + 1) + " has no " + (p.epoch() == null ? "epoch" : "step");
+            }
+            if (p.epoch() > epochsRun) {
+                return "progress #" + (i + 1) + " at epoch " + p.epoch() + ", past epochsRun " + epochsRun;
+            }
+            if (previous != null && (p.epoch() < previous.epoch()
+                    || (p.epoch().equals(previous.epoch()) && p.step() < previous.step()))) {
+                return "progress #" + (i + 1) + " (epoch " + p.epoch() + ", step " + p.step() + ") after (epoch "
+                        + previous.epoch() + ", step " + previous.step() + ")";
+            }
+            seen[p.epoch()] = true;
+            previous = p;
+        }
+        for (int epoch = 1; epoch <= epochsRun; epoch++) {
+            if (!seen[epoch]) {
+                return "no progress at epoch " + epoch + " of " + epochsRun;
+            }
+        }
+        if (TrainingTarget.TEST_ACCURACY.equals(realMetrics.get(jobId)) && epochsRun > 0) {
+            Double last = previous.accuracy();
+            if (last == null || Double.compare(last, result.testAccuracy()) != 0) {
+                return "last progress accuracy " + last + " but result testAccuracy " + result.testAccuracy();
+            }
+        }
+        return null;
     }
 
     /**
@@ -147,11 +226,15 @@ final class LifecycleTally {
      * @param preempted preemptions: a job stopped twice counts twice
      * @param realTargetReached real jobs completed whose reported test accuracy is at least their target
      * @param realMeanTestAccuracy mean test accuracy of the completed real jobs; null when none
+     * @param realProgressComplete completed real jobs whose lifecycle holds their full progress (see the class)
+     * @param realProgressProblems the first few ({@code MAX_PROBLEMS}) completed real jobs whose progress is not
+     *                             complete, each with its first problem; empty when none
      */
     record Snapshot(int submitted, int started, int running, int completed, int failed, int rejected, int preempted,
                     int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
                     double p99SubmitToBindMs, int realJobs, int realRunning, int realCompleted, int realTargetReached,
-                    Double realMeanTestAccuracy, Double realMinTestAccuracy) {
+                    Double realMeanTestAccuracy, Double realMinTestAccuracy, int realProgressComplete,
+                    List<String> realProgressProblems) {
         int finished() {
             return completed + failed + rejected;
         }

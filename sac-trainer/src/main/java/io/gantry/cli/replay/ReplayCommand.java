@@ -149,7 +149,7 @@ public final class ReplayCommand implements GantryCli.Command {
             JobSubmitted e = p.event();
             tally.submitted(e.jobId());
             if (p.target() != null) {
-                tally.real(e.jobId(), p.target());
+                tally.real(e.jobId(), p.target(), e.training().target().metric());
             }
             producer.send(new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e)));
         }
@@ -192,6 +192,8 @@ public final class ReplayCommand implements GantryCli.Command {
         summary.put("real_target_reached", s.realTargetReached());
         summary.put("real_mean_test_accuracy", s.realMeanTestAccuracy());
         summary.put("real_min_test_accuracy", s.realMinTestAccuracy());
+        summary.put("real_progress_complete", s.realProgressComplete());
+        summary.put("real_progress_problems", s.realProgressProblems());
         summary.put("speedup", o.speedup());
         summary.put("wall_s", wall);
         summary.put("jobs_per_s", wall > 0 ? s.finished() / wall : 0);

@@ -7,11 +7,13 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobProgress;
 import io.gantry.events.JobResult;
 import io.gantry.events.JobSubmitted;
 import io.gantry.training.model.RealJobSet;
 import io.gantry.events.JobStarted;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.events.TrainingTarget;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -110,5 +112,101 @@ class LifecycleTallyTest {
         }
         assertEquals(List.of("digits", "iris", "wine", "breast-cancer"),
                 set.subList(0, 4).stream().map(r -> r.spec().dataset()).toList());
+    }
+
+    private static String progress(String jobId, int epoch, long step, double accuracy) {
+        return EventCodec.encode(new JobProgress(Events.newId(), 1, SUBMITTED, jobId, "ada", Math.min(1.0, epoch / 3.0),
+                epoch, 0.3, accuracy, 500.0, step, 0.3, 0.35, accuracy));
+    }
+
+    private static String result(String jobId, double accuracy, int epochsRun, Integer targetReachedEpoch) {
+        return EventCodec.encode(new JobResult(Events.newId(), 1, SUBMITTED, jobId, "ada", 2, accuracy, 0.2,
+                new int[][]{{1}}, targetReachedEpoch, epochsRun, 1L << 28, 2.0, 3.0, 900.0, "0123456789abcdef", 32,
+                0.005));
+    }
+
+    /** Submits, starts and completes a real job whose lifecycle holds {@code progress} and a result of 3 epochs. */
+    private void realRun(String jobId, String metric, double testAccuracy, String... progress) {
+        tally.submitted(jobId);
+        tally.real(jobId, 0.9, metric);
+        tally.accept(started(jobId, 1, SUBMITTED.plusMillis(5)));
+        for (String p : progress) {
+            tally.accept(p);
+        }
+        tally.accept(result(jobId, testAccuracy, 3, 3));
+        tally.accept(completed(jobId, SUBMITTED.plusSeconds(3)));
+    }
+
+    @Test
+    void aRealJobPreemptedAndResumedHoldsItsProgressOverBothAttempts() {
+        tally.submitted("real-p");
+        tally.real("real-p", 0.9, TrainingTarget.TEST_ACCURACY);
+        tally.accept(started("real-p", 1, SUBMITTED.plusMillis(5)));
+        tally.accept(progress("real-p", 0, 10, 0.2));   // mid-epoch 1: validation accuracy
+        tally.accept(progress("real-p", 1, 20, 0.6));   // end of epoch 1: test accuracy
+        tally.accept(progress("real-p", 1, 25, 0.62));  // mid-epoch 2
+        tally.accept(preempted("real-p", 1, SUBMITTED.plusMillis(70)));
+        tally.accept(started("real-p", 2, SUBMITTED.plusMillis(900)));
+        tally.accept(progress("real-p", 1, 25, 0.62));  // the resumed attempt repeats where it stopped: not a step back
+        tally.accept(progress("real-p", 2, 40, 0.8));
+        tally.accept(progress("real-p", 3, 60, 0.93));
+        tally.accept(result("real-p", 0.93, 3, 3));
+        tally.accept(completed("real-p", SUBMITTED.plusSeconds(2)));
+
+        LifecycleTally.Snapshot s = tally.snapshot();
+        assertEquals(1, s.realProgressComplete());
+        assertEquals(List.of(), s.realProgressProblems());
+    }
+
+    @Test
+    void aValidationTargetDoesNotCompareTheLastProgressWithTheTestAccuracy() {
+        realRun("real-v", TrainingTarget.VALIDATION_ACCURACY, 0.91,
+                progress("real-v", 1, 10, 0.5), progress("real-v", 2, 20, 0.7), progress("real-v", 3, 30, 0.92));
+        assertEquals(1, tally.snapshot().realProgressComplete());
+        assertEquals(List.of(), tally.snapshot().realProgressProblems());
+    }
+
+    @Test
+    void progressMissingAnEpochOutOfOrderOrDisagreeingWithTheResultIsAProblem() {
+        realRun("real-1-missing", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-1-missing", 1, 10, 0.5), progress("real-1-missing", 3, 30, 0.93));
+        realRun("real-2-order", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-2-order", 1, 10, 0.5), progress("real-2-order", 2, 20, 0.7),
+                progress("real-2-order", 2, 15, 0.7), progress("real-2-order", 3, 30, 0.93));
+        realRun("real-3-epoch-back", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-3-epoch-back", 1, 10, 0.5), progress("real-3-epoch-back", 2, 20, 0.7),
+                progress("real-3-epoch-back", 3, 30, 0.93), progress("real-3-epoch-back", 2, 30, 0.93));
+        realRun("real-4-accuracy", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-4-accuracy", 1, 10, 0.5), progress("real-4-accuracy", 2, 20, 0.7),
+                progress("real-4-accuracy", 3, 30, 0.92));
+        realRun("real-5-past", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-5-past", 1, 10, 0.5), progress("real-5-past", 2, 20, 0.7),
+                progress("real-5-past", 3, 30, 0.93), progress("real-5-past", 4, 40, 0.93));
+        realRun("real-6-none", TrainingTarget.TEST_ACCURACY, 0.93);
+        realRun("real-7-ok", TrainingTarget.TEST_ACCURACY, 0.93,
+                progress("real-7-ok", 1, 10, 0.5), progress("real-7-ok", 2, 20, 0.7),
+                progress("real-7-ok", 3, 30, 0.93));
+
+        LifecycleTally.Snapshot s = tally.snapshot();
+        assertEquals(7, s.realCompleted());
+        assertEquals(1, s.realProgressComplete(), "only real-7-ok");
+        assertEquals(List.of(
+                "real-1-missing: no progress at epoch 2 of 3",
+                "real-2-order: progress #3 (epoch 2, step 15) after (epoch 2, step 20)",
+                "real-3-epoch-back: progress #4 (epoch 2, step 30) after (epoch 3, step 30)",
+                "real-4-accuracy: last progress accuracy 0.92 but result testAccuracy 0.93",
+                "real-5-past: progress #4 at epoch 4, past epochsRun 3"),
+                s.realProgressProblems(), "the first " + LifecycleTally.MAX_PROBLEMS + ", in job order");
+    }
+
+    @Test
+    void aCompletedRealJobWithoutAResultIsAProblem() {
+        tally.submitted("real-x");
+        tally.real("real-x", 0.9);
+        tally.accept(started("real-x", 1, SUBMITTED.plusMillis(5)));
+        tally.accept(progress("real-x", 1, 10, 0.95));
+        tally.accept(completed("real-x", SUBMITTED.plusSeconds(1)));
+        assertEquals(0, tally.snapshot().realProgressComplete());
+        assertEquals(List.of("real-x: completed without a JobResult"), tally.snapshot().realProgressProblems());
     }
 }

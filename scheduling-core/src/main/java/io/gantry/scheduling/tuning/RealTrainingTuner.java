@@ -94,27 +94,8 @@ public final class RealTrainingTuner {
         batches.add(spec.batchSize());
         int lo = bounds.minBatchSize() != null ? bounds.minBatchSize() : Integer.MIN_VALUE;
         int hi = bounds.maxBatchSize() != null ? bounds.maxBatchSize() : Integer.MAX_VALUE;
-        TreeMap<Integer, Candidate> candidates = new TreeMap<>();
         List<String> missed = new ArrayList<>();
-        for (int b : batches) {
-            double lr = scaledLearningRate(spec.optimizer(), spec.learningRate(), spec.batchSize(), b);
-            List<RunnerProfile.Run> matching = runs.stream()
-                    .filter(r -> r.batchSize() == b
-                            && (r.optimizer().isEmpty() || r.optimizer().equals(spec.optimizer()))
-                            && Math.abs(r.learningRate() / lr - 1) <= 0.25 && r.epochsRun() > 0)
-                    .toList();
-            if (matching.isEmpty()) {
-                continue;
-            }
-            if (matching.stream().anyMatch(r -> r.targetReachedEpoch() == null)) {
-                missed.add(Integer.toString(b));
-                continue;
-            }
-            int epochs = matching.stream().mapToInt(RunnerProfile.Run::targetReachedEpoch).max().orElseThrow();
-            double spe = RunnerProfile.quantile(matching.stream().map(RunnerProfile.Run::secondsPerEpoch).toList(), 0.5);
-            double sps = RunnerProfile.quantile(matching.stream().map(RunnerProfile.Run::samplesPerSecond).toList(), 0.5);
-            candidates.put(b, new Candidate(b, lr, epochs, spe, sps, matching.size()));
-        }
+        TreeMap<Integer, Candidate> candidates = measuredCandidates(spec, batches, runs, missed);
         Candidate submitted = candidates.get(spec.batchSize());
         double submittedSeconds = submitted == null ? Double.NaN : submitted.seconds();
         Candidate best = null;
@@ -140,6 +121,45 @@ public final class RealTrainingTuner {
         }
         int epochs = Math.min(settings.maxEpochs(), Math.max(spec.epochs(),
                 (int) Math.ceil(best.epochsToTarget() * settings.epochMargin())));
+        List<TuningChange> changes = changes(spec, best, submitted, epochs);
+        String summary = String.format(Locale.ROOT, "tuned: batch %d, learning rate %s, measured %.1f s to target %s%s",
+                best.batch(), fmt(best.learningRate()), best.seconds(), fmt(spec.targetValue()),
+                submitted == null ? "" : String.format(Locale.ROOT, " instead of %.1f s as submitted",
+                        submitted.seconds()));
+        return new Result(best.batch(), best.learningRate(), epochs, best.seconds(), submittedSeconds, changes, summary);
+    }
+
+    /**
+     * The measured figures of every batch that has runs at its scaled learning rate, all of which reached the target;
+     * batches with a matching run that missed the target are added to {@code missed} instead.
+     */
+    private TreeMap<Integer, Candidate> measuredCandidates(Spec spec, TreeSet<Integer> batches,
+                                                           List<RunnerProfile.Run> runs, List<String> missed) {
+        TreeMap<Integer, Candidate> candidates = new TreeMap<>();
+        for (int b : batches) {
+            double lr = scaledLearningRate(spec.optimizer(), spec.learningRate(), spec.batchSize(), b);
+            List<RunnerProfile.Run> matching = runs.stream()
+                    .filter(r -> r.batchSize() == b
+                            && (r.optimizer().isEmpty() || r.optimizer().equals(spec.optimizer()))
+                            && Math.abs(r.learningRate() / lr - 1) <= 0.25 && r.epochsRun() > 0)
+                    .toList();
+            if (matching.isEmpty()) {
+                continue;
+            }
+            if (matching.stream().anyMatch(r -> r.targetReachedEpoch() == null)) {
+                missed.add(Integer.toString(b));
+                continue;
+            }
+            int epochs = matching.stream().mapToInt(RunnerProfile.Run::targetReachedEpoch).max().orElseThrow();
+            double spe = RunnerProfile.quantile(matching.stream().map(RunnerProfile.Run::secondsPerEpoch).toList(), 0.5);
+            double sps = RunnerProfile.quantile(matching.stream().map(RunnerProfile.Run::samplesPerSecond).toList(), 0.5);
+            candidates.put(b, new Candidate(b, lr, epochs, spe, sps, matching.size()));
+        }
+        return candidates;
+    }
+
+    /** The changes from the submitted spec to the chosen candidate {@code best} with an epoch budget of {@code epochs}. */
+    private List<TuningChange> changes(Spec spec, Candidate best, Candidate submitted, int epochs) {
         List<TuningChange> changes = new ArrayList<>();
         String measured = String.format(Locale.ROOT, "%d measured run(s) at batch %d reach the target %s after at most "
                         + "%d epoch(s) of %.2f s (%.0f samples/s): %.1f s", best.runs(), best.batch(),
@@ -160,11 +180,7 @@ public final class RealTrainingTuner {
                     String.format(Locale.ROOT, "budget %.1f × the %d epochs measured to the target; the run stops at "
                             + "the target", settings.epochMargin(), best.epochsToTarget())));
         }
-        String summary = String.format(Locale.ROOT, "tuned: batch %d, learning rate %s, measured %.1f s to target %s%s",
-                best.batch(), fmt(best.learningRate()), best.seconds(), fmt(spec.targetValue()),
-                submitted == null ? "" : String.format(Locale.ROOT, " instead of %.1f s as submitted",
-                        submitted.seconds()));
-        return new Result(best.batch(), best.learningRate(), epochs, best.seconds(), submittedSeconds, changes, summary);
+        return changes;
     }
 
     private static Result unchanged(Spec spec, double submittedSeconds, String summary) {

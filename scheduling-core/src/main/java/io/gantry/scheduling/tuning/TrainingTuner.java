@@ -118,6 +118,39 @@ public final class TrainingTuner {
         int lo = job.bounds().minBatchSize() != null ? job.bounds().minBatchSize() : Integer.MIN_VALUE;
         int hi = job.bounds().maxBatchSize() != null ? job.bounds().maxBatchSize() : Integer.MAX_VALUE;
         batches.removeIf(b -> b < lo || b > hi);
+        Choice[] best = bestPerGpuCount(m, batches, target, submittedEpochs, cap);
+        Choice base = null;
+        for (int n = 1; n <= cap && base == null; n++) {
+            base = best[n];
+        }
+        if (base == null) {
+            return unchanged(job, epochs, m, "not tuned: no configuration within the bounds is predicted to reach the target "
+                    + fmt(target));
+        }
+        Choice chosen = base;
+        for (int n = base.gpus + 1; n <= cap; n++) {
+            if (best[n] != null && scalingEfficiency(base, best[n]) >= settings.minScalingEfficiency()) {
+                chosen = best[n];
+            }
+        }
+        double submittedSeconds = m.feasible(job.gpus(), job.batchSize())
+                ? m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), submittedEpochs) : Double.NaN;
+        double reached = conv.bestMetric(chosen.batch, chosen.epochs);
+        List<TuningChange> changes = changes(job, m, epochs, target, cap, base, best, chosen);
+        String summary = changes.isEmpty() ? "unchanged: the submitted configuration is already the best found"
+                : String.format(Locale.ROOT, "tuned: predicted %.0f s to metric %s (target %s)%s", chosen.seconds, fmt(reached),
+                fmt(target), Double.isNaN(submittedSeconds) ? "" : String.format(Locale.ROOT, " instead of %.0f s as submitted",
+                        submittedSeconds));
+        return new Result(chosen.gpus, chosen.batch, chosen.epochs, chosen.seconds, target, reached, changes, summary);
+    }
+
+    /**
+     * For each GPU count n in 1..{@code cap}, the batch with the shortest predicted time to {@code target} on n GPUs
+     * (with the fewest epochs that reach it); null where no batch is feasible or reaches the target.
+     */
+    private Choice[] bestPerGpuCount(GoodputModel m, TreeSet<Integer> batches, double target, int submittedEpochs,
+                                     int cap) {
+        ConvergenceModel conv = m.convergence();
         // Epochs to the target depend on the batch alone, not on the GPU count.
         Map<Integer, Integer> epochsToTarget = new TreeMap<>();
         for (int b : batches) {
@@ -137,23 +170,12 @@ public final class TrainingTuner {
                 }
             }
         }
-        Choice base = null;
-        for (int n = 1; n <= cap && base == null; n++) {
-            base = best[n];
-        }
-        if (base == null) {
-            return unchanged(job, epochs, m, "not tuned: no configuration within the bounds is predicted to reach the target "
-                    + fmt(target));
-        }
-        Choice chosen = base;
-        for (int n = base.gpus + 1; n <= cap; n++) {
-            if (best[n] != null && scalingEfficiency(base, best[n]) >= settings.minScalingEfficiency()) {
-                chosen = best[n];
-            }
-        }
-        double submittedSeconds = m.feasible(job.gpus(), job.batchSize())
-                ? m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), submittedEpochs) : Double.NaN;
-        double reached = conv.bestMetric(chosen.batch, chosen.epochs);
+        return best;
+    }
+
+    /** The changes from the submitted job to {@code chosen}, each with why. */
+    private List<TuningChange> changes(Request job, GoodputModel m, int epochs, double target, int cap, Choice base,
+                                       Choice[] best, Choice chosen) {
         List<TuningChange> changes = new ArrayList<>();
         if (chosen.gpus != job.gpus()) {
             String why = chosen.gpus < job.gpus()
@@ -176,11 +198,7 @@ public final class TrainingTuner {
                     String.format(Locale.ROOT, "the validation curves reach the target %s after %d epochs at batch %d",
                             fmt(target), chosen.epochs, chosen.batch)));
         }
-        String summary = changes.isEmpty() ? "unchanged: the submitted configuration is already the best found"
-                : String.format(Locale.ROOT, "tuned: predicted %.0f s to metric %s (target %s)%s", chosen.seconds, fmt(reached),
-                fmt(target), Double.isNaN(submittedSeconds) ? "" : String.format(Locale.ROOT, " instead of %.0f s as submitted",
-                        submittedSeconds));
-        return new Result(chosen.gpus, chosen.batch, chosen.epochs, chosen.seconds, target, reached, changes, summary);
+        return changes;
     }
 
     private record Choice(int gpus, int batch, int epochs, double seconds) {

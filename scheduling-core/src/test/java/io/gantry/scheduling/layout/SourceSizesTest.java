@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs {@code .ci/check-sizes.py}: no class over 400 lines and no method over 80 in scheduling-core, scheduling-sac
- * and sac-scheduler, but for the files it lists as still being split (the other services are only reported). Skips
+ * Runs {@code .ci/check-sizes.py}: no class over 400 lines and no method over 80 in scheduling-core, scheduling-sac,
+ * the CLI and every service, but for the files it lists as still being split (other modules are only reported). Skips
  * where python3 is missing, fails under {@code CI=true}.
  */
 class SourceSizesTest {

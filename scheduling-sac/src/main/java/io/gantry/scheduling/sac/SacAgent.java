@@ -62,8 +62,8 @@ public final class SacAgent implements AutoCloseable {
     private final ParameterStore plainStore;
     private double logAlpha;
     private final ScalarAdam alphaOptimizer;
-    /** Plain copies of the actor's weights (W1, b1, W2, b2, W3, b3) for {@link #logits(CandidateSet)}; null when stale. */
-    private float[][] actorWeights;
+    /** Plain copy of the actor's weights for {@link #logits(CandidateSet)}; null when stale. */
+    private PlainActor plainActor;
 
     private SacAgent(SacSettings settings) {
         this.settings = settings;
@@ -129,44 +129,9 @@ public final class SacAgent implements AutoCloseable {
         return maskedSoftmax(logits(s), s.mask());
     }
 
-    /**
-     * The actor's logits, computed in plain Java from a copy of its weights taken after the last gradient step:
-     * a decision scores a few dozen candidates, and a DJL call per decision costs far more in native-call
-     * overhead than the arithmetic (it was most of a replay's time). Training still runs in DJL.
-     */
+    /** The actor's logits, computed in plain Java ({@link PlainActor}) from a copy of its weights taken after the last gradient step. */
     float[] logits(CandidateSet s) {
-        float[][] w = actorWeights();
-        float[] x = s.features();
-        int h = settings.hidden();
-        float[] h1 = new float[h];
-        float[] h2 = new float[h];
-        float[] out = new float[s.size()];
-        float bound = (float) settings.residualBound();
-        for (int r = 0; r < s.size(); r++) {
-            int base = r * F;
-            for (int j = 0; j < h; j++) {
-                float acc = w[1][j];
-                int row = j * F;
-                for (int k = 0; k < F; k++) {
-                    acc += w[0][row + k] * x[base + k];
-                }
-                h1[j] = Math.max(0f, acc);
-            }
-            for (int j = 0; j < h; j++) {
-                float acc = w[3][j];
-                int row = j * h;
-                for (int k = 0; k < h; k++) {
-                    acc += w[2][row + k] * h1[k];
-                }
-                h2[j] = Math.max(0f, acc);
-            }
-            float o = w[5][0];
-            for (int k = 0; k < h; k++) {
-                o += w[4][k] * h2[k];
-            }
-            out[r] = x[base + Features.PRIOR_INDEX] * Features.PRIOR_SCALE + bound * (float) Math.tanh(o);
-        }
-        return out;
+        return plainActor().logits(s);
     }
 
     /** The same logits through DJL, for checking {@link #logits(CandidateSet)}. */
@@ -176,25 +141,11 @@ public final class SacAgent implements AutoCloseable {
         }
     }
 
-    private float[][] actorWeights() {
-        if (actorWeights == null) {
-            var params = actor.getParameters();
-            int h = settings.hidden();
-            long[] sizes = {(long) h * F, h, (long) h * h, h, h, 1};
-            if (params.size() != sizes.length) {
-                throw new IllegalStateException("actor has " + params.size() + " parameter arrays, expected " + sizes.length);
-            }
-            float[][] w = new float[sizes.length][];
-            for (int i = 0; i < sizes.length; i++) {
-                w[i] = params.valueAt(i).getArray().toFloatArray();
-                if (w[i].length != sizes[i]) {
-                    throw new IllegalStateException("actor parameter " + params.keyAt(i) + " has " + w[i].length
-                            + " values, expected " + sizes[i]);
-                }
-            }
-            actorWeights = w;
+    private PlainActor plainActor() {
+        if (plainActor == null) {
+            plainActor = PlainActor.of(actor.getParameters(), settings.hidden(), settings.residualBound());
         }
-        return actorWeights;
+        return plainActor;
     }
 
     /** Prior logit (from the features) + residualBound × tanh(actor MLP): shape (rows, 1). */
@@ -261,7 +212,7 @@ public final class SacAgent implements AutoCloseable {
 
     /** One gradient step of the critics, the actor and α on a batch, then the Polyak update of the target critics. */
     public UpdateStats update(List<Transition> batch) {
-        Batch b = Batch.of(batch, settings.targetEntropyRatio());
+        PaddedBatch b = PaddedBatch.of(batch, settings.targetEntropyRatio());
         try (NDManager m = manager.newSubManager()) {
             NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
             NDArray mask = m.create(b.masks, new Shape(b.n, b.c));
@@ -302,7 +253,7 @@ public final class SacAgent implements AutoCloseable {
                 gc.backward(loss);
             }
             actorStore.updateAllParameters();
-            actorWeights = null;
+            plainActor = null;
 
             // d/d(log α) of log α × (H − H̄), averaged over the batch.
             double gap = 0;
@@ -319,7 +270,7 @@ public final class SacAgent implements AutoCloseable {
 
     /** Critic loss on a batch without changing anything (for tests and diagnostics). */
     public double criticLoss(List<Transition> batch) {
-        Batch b = Batch.of(batch, settings.targetEntropyRatio());
+        PaddedBatch b = PaddedBatch.of(batch, settings.targetEntropyRatio());
         try (NDManager m = manager.newSubManager()) {
             NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
             NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
@@ -335,7 +286,7 @@ public final class SacAgent implements AutoCloseable {
         }
     }
 
-    private static NDArray maskedLogSoftmax(NDArray logits, NDArray mask, Batch b) {
+    private static NDArray maskedLogSoftmax(NDArray logits, NDArray mask, PaddedBatch b) {
         NDArray penalty = mask.sub(1f).mul(-MASKED_LOGIT);
         return logits.reshape(b.n, b.c).add(penalty).logSoftmax(1);
     }
@@ -390,80 +341,5 @@ public final class SacAgent implements AutoCloseable {
     @Override
     public void close() {
         manager.close();
-    }
-
-    /** A padded batch: every state is padded with masked rows to the largest candidate set in the batch. */
-    private static final class Batch {
-        int n;
-        int c;
-        float[] states;
-        float[] masks;
-        float[] nextStates;
-        float[] nextMasks;
-        float[] actions;
-        float[] rewards;
-        float[] notDone;
-        double[] targetEntropy;
-
-        static Batch of(List<Transition> batch, double targetEntropyRatio) {
-            Batch b = new Batch();
-            b.n = batch.size();
-            int c = 1;
-            for (Transition t : batch) {
-                c = Math.max(c, t.state().size());
-                if (t.next() != null) {
-                    c = Math.max(c, t.next().size());
-                }
-            }
-            b.c = c;
-            b.states = new float[b.n * c * F];
-            b.nextStates = new float[b.n * c * F];
-            b.masks = new float[b.n * c];
-            b.nextMasks = new float[b.n * c];
-            b.actions = new float[b.n * c];
-            b.rewards = new float[b.n];
-            b.notDone = new float[b.n];
-            b.targetEntropy = new double[b.n];
-            for (int i = 0; i < b.n; i++) {
-                Transition t = batch.get(i);
-                copy(t.state(), b.states, b.masks, i, c);
-                b.actions[i * c + t.action()] = 1;
-                b.rewards[i] = (float) t.reward();
-                if (t.next() != null) {
-                    copy(t.next(), b.nextStates, b.nextMasks, i, c);
-                    b.notDone[i] = 1;
-                }
-                b.targetEntropy[i] = targetEntropyRatio * Math.log(Math.max(1, t.state().validCount()));
-            }
-            return b;
-        }
-
-        private static void copy(CandidateSet s, float[] features, float[] masks, int row, int c) {
-            System.arraycopy(s.features(), 0, features, row * c * F, s.size() * F);
-            for (int j = 0; j < s.size(); j++) {
-                masks[row * c + j] = s.mask()[j] ? 1 : 0;
-            }
-        }
-    }
-
-    /** Adam on one scalar (log α). */
-    private static final class ScalarAdam {
-        private final double lr;
-        private double m;
-        private double v;
-        private int t;
-
-        ScalarAdam(double lr) {
-            this.lr = lr;
-        }
-
-        double step(double grad) {
-            t++;
-            m = 0.9 * m + 0.1 * grad;
-            v = 0.999 * v + 0.001 * grad * grad;
-            double mHat = m / (1 - Math.pow(0.9, t));
-            double vHat = v / (1 - Math.pow(0.999, t));
-            return lr * mHat / (Math.sqrt(vHat) + 1e-8);
-        }
     }
 }

@@ -118,101 +118,147 @@ public final class RealJobProcesses {
         }
     }
 
+    /** How a run ended: completed, or failed with a reason (killed for memory or not). */
+    private record Outcome(boolean completed, String reason, boolean oomKilled) {
+        static final Outcome COMPLETED = new Outcome(true, null, false);
+
+        static Outcome failed(String reason) {
+            return new Outcome(false, reason, false);
+        }
+    }
+
+    /** Runs the stint's job-runner to its end and reports that end, unless the run was stopped or all are closed. */
     private void supervise(Run r) {
-        String reason = null;
-        boolean oom = false;
-        boolean completed = false;
+        Outcome outcome = null;
         try {
-            Process previous;
-            synchronized (this) {
-                previous = lastProcess.get(r.job.jobId());
-            }
-            if (previous != null && previous.isAlive()) {
-                // The preempted attempt is still writing its checkpoint: the new one must resume from it.
-                if (!previous.waitFor(60, TimeUnit.SECONDS)) {
-                    previous.destroyForcibly();
-                }
-            }
-            if (r.stopped || closed) {
-                return;
-            }
-            Path dir = jobDir(r.job.jobId());
-            Files.createDirectories(dir.resolve("checkpoints"));
-            Files.writeString(dir.resolve("spec.json"), EventCodec.mapper().writeValueAsString(r.spec),
-                    StandardCharsets.UTF_8);
-            Files.deleteIfExists(dir.resolve("checkpoints/failure.txt"));
-            if (config.runnerJar().isEmpty() || !Files.isRegularFile(Path.of(config.runnerJar().get()))) {
-                reason = "no job-runner to run this training job: gantry.real-jobs.runner-jar is "
-                        + config.runnerJar().map(j -> "'" + j + "', which does not exist").orElse("not set")
-                        + " (build it: ./mvnw -B -DskipTests package -pl job-runner -am)";
-                return;
-            }
-            Path log = dir.resolve("runner-" + r.job.attempt() + ".log");
-            ProcessBuilder pb = new ProcessBuilder(command(r, dir)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            pb.environment().put("OMP_NUM_THREADS", "1");
-            Process p;
-            synchronized (this) {
-                if (r.stopped || closed) {
-                    return;
-                }
-                p = pb.start();
-                r.process = p;
-                lastProcess.put(r.job.jobId(), p);
-            }
-            LOG.infof("job %s attempt %d: job-runner pid %d started (log %s)", r.job.jobId(), r.job.attempt(), p.pid(), log);
-            Duration timeout = config.runTimeout();
-            long deadline = System.nanoTime() + timeout.toNanos();
-            long limitMib = r.job.perTask().memoryMib();
-            // Like a container's memory limit: the pod's memory request, checked on the runner's resident set.
-            while (!p.waitFor(250, TimeUnit.MILLISECONDS)) {
-                long rssMib = residentMib(p.pid());
-                if (limitMib > 0 && rssMib > limitMib && !r.stopped) {
-                    p.destroyForcibly();
-                    p.waitFor(30, TimeUnit.SECONDS);
-                    oom = true;
-                    reason = "OOMKilled: job-runner's resident memory reached " + rssMib + " MiB, above its memory "
-                            + "request of " + limitMib + " MiB; it needs at least " + rssMib + " MiB";
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    p.destroyForcibly();
-                    p.waitFor(30, TimeUnit.SECONDS);
-                    reason = "job-runner did not finish within " + timeout + " (gantry.real-jobs.run-timeout); killed";
-                    return;
-                }
-            }
-            int code = p.exitValue();
-            if (r.stopped) {
-                LOG.infof("job %s attempt %d: job-runner stopped (exit %d)", r.job.jobId(), r.job.attempt(), code);
-                return;
-            }
-            Path result = dir.resolve("checkpoints/result-" + r.job.attempt() + ".json");
-            if (code == 0 && Files.exists(result)) {
-                completed = true;
-                return;
-            }
-            reason = failureReason(dir, log, code);
+            outcome = runToEnd(r);
         } catch (IOException e) {
-            reason = "cannot start job-runner: " + e.getMessage();
+            outcome = Outcome.failed("cannot start job-runner: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            reason = "interrupted while job-runner ran";
+            outcome = Outcome.failed("interrupted while job-runner ran");
         } catch (RuntimeException e) {
-            reason = "job-runner supervision failed: " + e;
+            outcome = Outcome.failed("job-runner supervision failed: " + e);
         } finally {
             synchronized (this) {
                 active.remove(r.job.jobId(), r);
                 startWaiting();
             }
-            if (!closed && !r.stopped) {
-                if (completed) {
-                    r.ended.completed(r.job);
-                } else if (reason != null) {
-                    LOG.warnf("job %s attempt %d failed: %s", r.job.jobId(), r.job.attempt(), reason);
-                    r.ended.failed(r.job, reason, oom);
-                }
+            report(r, outcome);
+        }
+    }
+
+    /** How the run ended; null when it was stopped (a preemption) or all runs are closed: nothing to report. */
+    private Outcome runToEnd(Run r) throws IOException, InterruptedException {
+        awaitPrevious(r);
+        if (r.stopped || closed) {
+            return null;
+        }
+        Path dir = prepareDir(r);
+        if (config.runnerJar().isEmpty() || !Files.isRegularFile(Path.of(config.runnerJar().get()))) {
+            return Outcome.failed("no job-runner to run this training job: gantry.real-jobs.runner-jar is "
+                    + config.runnerJar().map(j -> "'" + j + "', which does not exist").orElse("not set")
+                    + " (build it: ./mvnw -B -DskipTests package -pl job-runner -am)");
+        }
+        Path log = dir.resolve("runner-" + r.job.attempt() + ".log");
+        Process p = launch(r, dir, log);
+        if (p == null) {
+            return null;
+        }
+        LOG.infof("job %s attempt %d: job-runner pid %d started (log %s)", r.job.jobId(), r.job.attempt(), p.pid(), log);
+        Outcome killed = watch(r, p);
+        if (killed != null) {
+            return killed;
+        }
+        int code = p.exitValue();
+        if (r.stopped) {
+            LOG.infof("job %s attempt %d: job-runner stopped (exit %d)", r.job.jobId(), r.job.attempt(), code);
+            return null;
+        }
+        Path result = dir.resolve("checkpoints/result-" + r.job.attempt() + ".json");
+        if (code == 0 && Files.exists(result)) {
+            return Outcome.COMPLETED;
+        }
+        return Outcome.failed(failureReason(dir, log, code));
+    }
+
+    /** Waits for the job's previous process: the preempted attempt may still be writing its checkpoint. */
+    private void awaitPrevious(Run r) throws InterruptedException {
+        Process previous;
+        synchronized (this) {
+            previous = lastProcess.get(r.job.jobId());
+        }
+        if (previous != null && previous.isAlive()) {
+            // The preempted attempt is still writing its checkpoint: the new one must resume from it.
+            if (!previous.waitFor(60, TimeUnit.SECONDS)) {
+                previous.destroyForcibly();
             }
+        }
+    }
+
+    /** The job's directory, with its spec written and the previous attempt's failure note gone. */
+    private Path prepareDir(Run r) throws IOException {
+        Path dir = jobDir(r.job.jobId());
+        Files.createDirectories(dir.resolve("checkpoints"));
+        Files.writeString(dir.resolve("spec.json"), EventCodec.mapper().writeValueAsString(r.spec),
+                StandardCharsets.UTF_8);
+        Files.deleteIfExists(dir.resolve("checkpoints/failure.txt"));
+        return dir;
+    }
+
+    /** Starts the job-runner, its output appended to {@code log}; null when the run was stopped first. */
+    private Process launch(Run r, Path dir, Path log) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command(r, dir)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("OMP_NUM_THREADS", "1");
+        synchronized (this) {
+            if (r.stopped || closed) {
+                return null;
+            }
+            Process p = pb.start();
+            r.process = p;
+            lastProcess.put(r.job.jobId(), p);
+            return p;
+        }
+    }
+
+    /**
+     * Waits for the runner to exit; kills it, and tells why, when its resident set goes over the pod's memory request
+     * (like a container's memory limit) or it runs past the timeout. Null when it exited by itself.
+     */
+    private Outcome watch(Run r, Process p) throws InterruptedException {
+        Duration timeout = config.runTimeout();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long limitMib = r.job.perTask().memoryMib();
+        // Like a container's memory limit: the pod's memory request, checked on the runner's resident set.
+        while (!p.waitFor(250, TimeUnit.MILLISECONDS)) {
+            long rssMib = residentMib(p.pid());
+            if (limitMib > 0 && rssMib > limitMib && !r.stopped) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+                return new Outcome(false, "OOMKilled: job-runner's resident memory reached " + rssMib + " MiB, above "
+                        + "its memory request of " + limitMib + " MiB; it needs at least " + rssMib + " MiB", true);
+            }
+            if (System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+                return Outcome.failed("job-runner did not finish within " + timeout
+                        + " (gantry.real-jobs.run-timeout); killed");
+            }
+        }
+        return null;
+    }
+
+    /** Tells the run's callback how it ended, unless it was stopped or all runs are closed. */
+    private void report(Run r, Outcome outcome) {
+        if (closed || r.stopped || outcome == null) {
+            return;
+        }
+        if (outcome.completed()) {
+            r.ended.completed(r.job);
+        } else if (outcome.reason() != null) {
+            LOG.warnf("job %s attempt %d failed: %s", r.job.jobId(), r.job.attempt(), outcome.reason());
+            r.ended.failed(r.job, outcome.reason(), outcome.oomKilled());
         }
     }
 

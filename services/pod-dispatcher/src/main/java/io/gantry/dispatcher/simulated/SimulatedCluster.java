@@ -8,10 +8,7 @@ import io.gantry.dispatcher.config.SimulatedClusterConfig;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.dispatcher.messaging.TunedSpecReader;
 import io.gantry.dispatcher.kubernetes.ClusterAnnouncements;
-import io.gantry.events.Events;
-import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCompleted;
-import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
@@ -21,8 +18,6 @@ import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.TrainingSpec;
 import io.gantry.scheduling.model.ClusterState;
-import io.gantry.scheduling.model.NodeSpec;
-import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,9 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,38 +68,25 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SimulatedCluster implements ClusterBackend {
 
-    static final String RESTORE_OVERLAP_REASON = "stopped when pod-dispatcher restarted: a later start holds its "
-            + "room (its preemption was under way when the dispatcher stopped)";
+    static final String RESTORE_OVERLAP_REASON = StintEvents.RESTORE_OVERLAP_REASON;
 
     private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
-    /** Job ids remembered for "never bound twice"; far more than any replay keeps in flight. */
-    private static final int REMEMBERED_JOBS = 1_000_000;
-    /** The highest attempt of a job that has ended for good: no stint of it is bound again. */
-    private static final int EVERY_ATTEMPT = Integer.MAX_VALUE;
 
     private final SimulatedClusterConfig config;
     private final SimulatedClock clock;
-    private final ClusterState state;
-    private final Map<String, CpuIdleAccount> idleByNode = new HashMap<>();
+    private final SimulatedNodes nodes;
     private final Map<String, RunningJob> running = new LinkedHashMap<>();
-    /** Per job, the highest attempt decided: a decision for that attempt or an earlier one is a duplicate. */
-    private final Map<String, Integer> decidedAttempts = new LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Integer> eldest) {
-            return size() > REMEMBERED_JOBS;
-        }
-    };
+    private final DecidedStints decided = new DecidedStints();
     private final ScheduledThreadPoolExecutor timers;
     private final TrainingSpecSource specs;
     /** Null when real jobs cannot run here (tests of the trace-only cluster). */
     private final RealJobProcesses realJobs;
     private volatile boolean stopping;
-    /** Where a real job killed for memory is submitted again with the memory it needed; null: no retry. */
-    private final java.util.function.Consumer<JobSubmitted> resubmit;
-    private final java.util.concurrent.atomic.AtomicInteger memoryRetries = new java.util.concurrent.atomic.AtomicInteger();
+    /** Where a real job killed for memory is submitted again with the memory it needed. */
+    private final MemoryRetries memoryRetries;
 
     /** The suffix of a real job's retry after a memory kill: a job whose id ends with it is not retried again. */
-    public static final String MEMORY_RETRY_SUFFIX = "-mem-retry";
+    public static final String MEMORY_RETRY_SUFFIX = MemoryRetries.SUFFIX;
 
     /** A cluster of trace jobs only: every job sleeps for its duration. */
     public SimulatedCluster(SimulatedClusterConfig config) {
@@ -119,10 +99,7 @@ public class SimulatedCluster implements ClusterBackend {
                             ClusterAnnouncements announcements, io.micrometer.core.instrument.MeterRegistry registry) {
         this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, defaultWorkDir()), announcements::submitted);
         reader.start();
-        io.micrometer.core.instrument.Gauge.builder("gantry_dispatcher_memory_retries", memoryRetries,
-                        java.util.concurrent.atomic.AtomicInteger::get)
-                .description("Real jobs killed for memory and submitted again with the memory they needed")
-                .register(registry);
+        memoryRetries.register(registry);
     }
 
     private static Path defaultWorkDir() {
@@ -137,7 +114,7 @@ public class SimulatedCluster implements ClusterBackend {
 
     public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs,
                             java.util.function.Consumer<JobSubmitted> resubmit) {
-        this.resubmit = resubmit;
+        this.memoryRetries = new MemoryRetries(resubmit);
         this.specs = specs;
         this.realJobs = realJobs;
         if (config.nodes() < 1) {
@@ -153,14 +130,7 @@ public class SimulatedCluster implements ClusterBackend {
         }
         this.config = config;
         this.clock = new SimulatedClock(config.speedup());
-        Resources shape = Resources.ofGpus(config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode());
-        List<NodeSpec> nodeSpecs = new ArrayList<>();
-        for (int i = 1; i <= config.nodes(); i++) {
-            String name = String.format("sim-node-%02d", i);
-            nodeSpecs.add(new NodeSpec(name, shape));
-            idleByNode.put(name, new CpuIdleAccount(config.vcpusPerNode(), clock.nowEpochSeconds()));
-        }
-        this.state = new ClusterState(nodeSpecs);
+        this.nodes = new SimulatedNodes(config, clock.nowEpochSeconds());
         this.timers = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "simulated-cluster-timers");
             t.setDaemon(true);
@@ -184,42 +154,21 @@ public class SimulatedCluster implements ClusterBackend {
     }
 
     private synchronized BindOutcome bind(SchedulingDecision decision, TrainingSpec training) {
-        if (!markDecided(decision.jobId(), decision.attempt())) {
+        if (!decided.markDecided(decision.jobId(), decision.attempt())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
         }
         ResourceAmounts p = decision.perTask();
         Resources perTask = new Resources(p.gpuMilli(), p.cpuMilli(), p.memoryMib());
-        Map<String, Integer> tasksPerNode = tasksPerNode(decision.nodes());
-        for (Map.Entry<String, Integer> e : tasksPerNode.entrySet()) {
-            if (!state.hasNode(e.getKey())) {
-                return new BindOutcome.Refused("unknown_node", "node " + e.getKey() + " is not in the simulated cluster");
-            }
-            NodeState node = state.node(e.getKey());
-            Resources needed = perTask.times(e.getValue());
-            if (!node.fits(needed)) {
-                return new BindOutcome.Refused("insufficient_resources", e.getValue() + " task(s) of " + describe(perTask)
-                        + " do not fit on " + node.name() + ": free " + describe(node.free()));
-            }
+        BindOutcome.Refused refused = nodes.refusal(decision.nodes(), perTask);
+        if (refused != null) {
+            return refused;
         }
         double now = clock.nowEpochSeconds();
-        tasksPerNode.keySet().forEach(n -> idleByNode.get(n).advanceTo(now, state.node(n).allocated()));
-        for (String node : decision.nodes()) {
-            state.allocate(node, perTask);
-        }
+        nodes.allocate(decision.nodes(), perTask, now);
         double duration = decision.durationS() != null ? decision.durationS() : config.defaultDurationS();
         RunningJob job = new RunningJob(decision, decision.nodes(), perTask, duration, now, null, training);
         running.put(job.jobId(), job);
         return new BindOutcome.Bound();
-    }
-
-    /** Records the job's stint {@code attempt} as decided; false when it, or a later one, was decided before. */
-    private boolean markDecided(String jobId, int attempt) {
-        Integer highest = decidedAttempts.get(jobId);
-        if (highest != null && highest >= attempt) {
-            return false;
-        }
-        decidedAttempts.put(jobId, attempt);
-        return true;
     }
 
     @Override
@@ -259,14 +208,10 @@ public class SimulatedCluster implements ClusterBackend {
                 ranS = Math.min(job.durationS(), ranS);
             }
             finish(job);
-            SchedulingDecision d = job.decision();
-            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
-                    d.nodes(), d.perTask(), reason, job.attempt(), ranS);
+            return StintEvents.preempted(job, reason, ranS);
         }
-        if (markDecided(victim.jobId(), victim.attempt())) {
-            // Nothing of it is known here but its id: no user, nodes or resources were ever held.
-            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), victim.jobId(), null,
-                    List.of(), null, reason + ", before its own decision arrived", victim.attempt(), 0.0);
+        if (decided.markDecided(victim.jobId(), victim.attempt())) {
+            return StintEvents.preemptedBeforeDecision(victim, reason);
         }
         return null;
     }
@@ -318,55 +263,29 @@ public class SimulatedCluster implements ClusterBackend {
         if (stopping || !finish(job)) {
             return;
         }
-        SchedulingDecision d = job.decision();
-        events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
-                d.user(), d.nodes(), d.perTask(), d.submittedAt(), ranS), null);
+        events.report(StintEvents.completed(job, ranS), null);
     }
 
     private void failReal(RunningJob job, JobEvents events, String reason, boolean oomKilled) {
         if (stopping || !finish(job)) {
             return;
         }
-        SchedulingDecision d = job.decision();
-        events.report(new JobFailed(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(), d.user(),
-                d.nodes(), d.perTask(), reason, oomKilled), oomKilled ? "oom_killed" : "real_job_failed");
-        if (oomKilled && resubmit != null && !d.jobId().endsWith(MEMORY_RETRY_SUFFIX)) {
-            retryWithMemory(job, reason);
+        events.report(StintEvents.failed(job, reason, oomKilled), oomKilled ? "oom_killed" : "real_job_failed");
+        if (oomKilled && memoryRetries.retries(job.jobId())) {
+            memoryRetries.retry(job, reason);
         }
-    }
-
-    /**
-     * Submits a memory-killed real job once more, as {@code <job>-mem-retry}, with a memory request of what it
-     * reached plus a quarter (rounded up to 64 MiB), so the retry is placed where that fits. Counted in
-     * {@code gantry_dispatcher_memory_retries}.
-     */
-    private void retryWithMemory(RunningJob job, String reason) {
-        SchedulingDecision d = job.decision();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("needs at least (\\d+) MiB").matcher(reason);
-        long needed = m.find() ? Long.parseLong(m.group(1)) : d.perTask().memoryMib() * 2;
-        long request = Math.min(io.gantry.events.Limits.MAX_MEMORY_MIB_PER_TASK, (needed * 5 / 4 + 63) / 64 * 64);
-        ResourceAmounts perTask = new ResourceAmounts(d.perTask().gpuMilli(), d.perTask().cpuMilli(), request);
-        JobSubmitted retry = new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(),
-                d.jobId() + MEMORY_RETRY_SUFFIX, d.user(), d.jobId() + MEMORY_RETRY_SUFFIX, null, d.nodes().size(),
-                perTask, null, null, null, null, true, job.training());
-        memoryRetries.incrementAndGet();
-        LOG.infof("job %s was killed for memory (%s); submitted again as %s with %d MiB", d.jobId(), reason,
-                retry.jobId(), request);
-        resubmit.accept(retry);
     }
 
     /** Real jobs killed for memory and submitted again. */
     public int memoryRetries() {
-        return memoryRetries.get();
+        return memoryRetries.count();
     }
 
     private void complete(RunningJob job, JobEvents events) {
         if (stopping || !finish(job)) {
             return;
         }
-        SchedulingDecision d = job.decision();
-        events.report(new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), d.jobId(),
-                d.user(), d.nodes(), d.perTask(), d.submittedAt(), job.durationS()), null);
+        events.report(StintEvents.completed(job, job.durationS()), null);
     }
 
     /**
@@ -410,22 +329,16 @@ public class SimulatedCluster implements ClusterBackend {
         // A real job's runner died with the dispatcher (it watches its parent) after a checkpoint: it runs again below.
         if (training == null && ranS >= durationS) {
             Instant endedAt = stint.occurredAt().plusNanos(clock.wallNanosFor(durationS));
-            return new JobCompleted(Events.newId(), GantryEvent.SCHEMA_VERSION, endedAt, stint.jobId(), stint.user(),
-                    stint.nodes(), stint.perTask(), stint.submittedAt(), durationS);
+            return StintEvents.completedWhileDown(stint, endedAt, durationS);
         }
         Resources perTask = new Resources(stint.perTask().gpuMilli(), stint.perTask().cpuMilli(),
                 stint.perTask().memoryMib());
-        Map<String, Integer> tasksPerNode = tasksPerNode(stint.nodes());
-        boolean fits = tasksPerNode.entrySet().stream().allMatch(e -> state.hasNode(e.getKey())
-                && state.node(e.getKey()).fits(perTask.times(e.getValue())));
-        if (!fits) {
-            return new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), stint.jobId(),
-                    stint.user(), stint.nodes(), stint.perTask(), RESTORE_OVERLAP_REASON, stint.attempt(), ranS);
+        if (!nodes.fits(stint.nodes(), perTask)) {
+            return StintEvents.overlapped(stint, ranS);
         }
         double now = clock.nowEpochSeconds();
-        tasksPerNode.keySet().forEach(n -> idleByNode.get(n).advanceTo(now, state.node(n).allocated()));
-        stint.nodes().forEach(n -> state.allocate(n, perTask));
-        SchedulingDecision asDecided = decision != null ? decision : decisionOf(stint, durationS);
+        nodes.allocate(stint.nodes(), perTask, now);
+        SchedulingDecision asDecided = decision != null ? decision : StintEvents.decisionOf(stint, durationS);
         if (training != null) {
             RunningJob job = new RunningJob(asDecided, stint.nodes(), perTask, durationS, now - ranS, null, training);
             running.put(job.jobId(), job);
@@ -439,23 +352,8 @@ public class SimulatedCluster implements ClusterBackend {
         return null;
     }
 
-    /** The decision a stint was started by, as far as its JobStarted tells, when the decisions topic lost it. */
-    private static SchedulingDecision decisionOf(JobStarted s, double durationS) {
-        return new SchedulingDecision(s.eventId(), GantryEvent.SCHEMA_VERSION, s.occurredAt(), s.jobId(), s.user(),
-                s.nodes(), s.perTask(), durationS, s.submittedAt(), "unknown", s.policyVersion(), s.attempt(), List.of());
-    }
-
-    private static Map<String, Integer> tasksPerNode(List<String> nodes) {
-        Map<String, Integer> out = new LinkedHashMap<>();
-        for (String node : nodes) {
-            out.merge(node, 1, Integer::sum);
-        }
-        return out;
-    }
-
     private synchronized void markDecided(LifecycleHistoryReader.History history) {
-        history.highestAttempts().forEach((jobId, attempt) -> decidedAttempts.merge(jobId, attempt, Math::max));
-        history.endedJobIds().forEach(jobId -> decidedAttempts.put(jobId, EVERY_ATTEMPT));
+        decided.markDecided(history);
     }
 
     /** Ends the stint and releases its resources; false when it is not running (completed or preempted before). */
@@ -465,34 +363,13 @@ public class SimulatedCluster implements ClusterBackend {
             return false;
         }
         running.remove(job.jobId());
-        double now = clock.nowEpochSeconds();
-        for (String node : new LinkedHashSet<>(job.nodes())) {
-            idleByNode.get(node).advanceTo(now, state.node(node).allocated());
-        }
-        for (String node : job.nodes()) {
-            state.release(node, job.perTask());
-        }
+        nodes.release(job.nodes(), job.perTask(), clock.nowEpochSeconds());
         return true;
     }
 
     /** Every node with its capacity, allocation, pods and CPU idle counters at one simulated instant. */
     public synchronized ClusterSnapshot snapshot() {
-        double now = clock.nowEpochSeconds();
-        Map<String, List<ClusterSnapshot.Pod>> podsByNode = new HashMap<>();
-        for (RunningJob job : running.values()) {
-            for (int i = 0; i < job.nodes().size(); i++) {
-                podsByNode.computeIfAbsent(job.nodes().get(i), n -> new ArrayList<>())
-                        .add(new ClusterSnapshot.Pod(job.podName(i), job.jobId(), job.decision().user(), job.perTask()));
-            }
-        }
-        List<ClusterSnapshot.Node> nodes = new ArrayList<>();
-        for (NodeState n : state.nodes()) {
-            CpuIdleAccount idle = idleByNode.get(n.name());
-            idle.advanceTo(now, n.allocated());
-            nodes.add(new ClusterSnapshot.Node(n.name(), n.capacity(), n.allocated(),
-                    podsByNode.getOrDefault(n.name(), List.of()), idle.idleSecondsPerCpu()));
-        }
-        return new ClusterSnapshot(now, nodes);
+        return nodes.snapshot(clock.nowEpochSeconds(), running.values());
     }
 
     @Override
@@ -511,9 +388,5 @@ public class SimulatedCluster implements ClusterBackend {
         if (!pending.isEmpty()) {
             LOG.infof("simulated cluster stopped with %d job(s) still running", pending.size());
         }
-    }
-
-    private static String describe(Resources r) {
-        return String.format("%.3f GPU / %d mCPU / %d MiB", r.gpus(), r.cpuMilli(), r.memoryMib());
     }
 }
