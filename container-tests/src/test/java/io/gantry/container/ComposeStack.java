@@ -179,4 +179,23 @@ final class ComposeStack implements AutoCloseable {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " hangs");
         return out;
     }
+
+    /**
+     * The replay CLI as {@code ./gantry up} runs it, against {@code bootstrap}: {@code jobs} real openb jobs from
+     * {@code skip} on, 10 a second, at speed-up 1000; its output appended to {@code logs/replay.log}.
+     */
+    static Process replay(String bootstrap, int jobs, int skip, Path summary, Duration timeout, Path logs) throws IOException {
+        Path jar = ROOT.resolve("sac-trainer/target/sac-trainer-" + VERSION + ".jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: run the build (./mvnw package) first");
+        }
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
+                "-Dgantry.shared.dir=" + System.getProperty("gantry.shared.dir", ROOT.resolve("../shared").toString()),
+                "-jar", jar.toString(), "replay", "--bootstrap", bootstrap, "--jobs", String.valueOf(jobs),
+                "--speedup", "1000", "--exit-when-done", "--summary", summary.toString(),
+                "--timeout-s", String.valueOf(timeout.toSeconds()),
+                "--trace", "openb", "--skip", String.valueOf(skip), "--rate", "10"));
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("replay.log").toFile())).start();
+    }
 }

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +47,7 @@ class ContainerKillTest {
             assertTrue(container.matches("[0-9a-f]+"), "one " + CONTAINER + " container: " + container);
             Path summary = stack.logs.resolve("summary.json");
             Files.deleteIfExists(summary);
-            Process replay = replay(stack, summary);
+            Process replay = ComposeStack.replay(stack.bootstrap(), JOBS, 6500, summary, RUN_TIMEOUT, stack.logs);
             try (TopicProbe probe = new TopicProbe(stack.bootstrap())) {
                 // In flight: a tenth of the jobs have ended, the rest are queued, running or still to be submitted.
                 probe.await(Topics.JOBS_LIFECYCLE, JOBS / 10, RUN_TIMEOUT, ExactlyOnceChecks::terminal);
@@ -90,21 +89,5 @@ class ContainerKillTest {
 
     private static String inspect(String engine, String container, String format) throws IOException, InterruptedException {
         return ComposeStack.output(List.of(engine, "inspect", "--format", format, container));
-    }
-
-    /** The replay CLI as {@code ./gantry up} runs it, against the broker's published port. */
-    private static Process replay(ComposeStack stack, Path summary) throws IOException {
-        Path jar = ComposeStack.ROOT.resolve("sac-trainer/target/sac-trainer-" + ComposeStack.VERSION + ".jar");
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " is missing: run the build (./mvnw package) first");
-        }
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
-                "-Dgantry.shared.dir=" + System.getProperty("gantry.shared.dir", ComposeStack.ROOT.resolve("../shared").toString()),
-                "-jar", jar.toString(), "replay", "--bootstrap", stack.bootstrap(), "--jobs", String.valueOf(JOBS),
-                "--speedup", "1000", "--exit-when-done", "--summary", summary.toString(),
-                "--timeout-s", String.valueOf(RUN_TIMEOUT.toSeconds()),
-                "--trace", "openb", "--skip", "6500", "--rate", "10"));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(stack.logs.resolve("replay.log").toFile())).start();
     }
 }

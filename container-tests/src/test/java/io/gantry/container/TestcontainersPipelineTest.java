@@ -3,6 +3,7 @@ package io.gantry.container;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gantry.events.EventCodec;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.LifecycleEvent;
@@ -15,14 +16,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
@@ -40,7 +39,7 @@ import org.testcontainers.utility.DockerImageName;
  * aliases and configured through the environment exactly as docker-compose.yml configures them; never pulled
  * ({@code localhost/gantry/*}, from {@code -Pimages}). Each service is started when its {@code /q/health/ready}
  * answers 200. The broker advertises {@code kafka:9092} to the containers and {@code localhost:<host port>} to this
- * test, which submits seeded jobs through that port; every job then completes exactly once (one JobCompleted per job,
+ * test, whose replay CLI submits a window of the real openb trace through that port; every job then completes exactly once (one JobCompleted per job,
  * one start and one decision per stint, nothing failed). Every container and the network are removed at the end,
  * and the test checks the engine holds none of this session's left.
  *
@@ -51,7 +50,8 @@ import org.testcontainers.utility.DockerImageName;
 class TestcontainersPipelineTest {
 
     private static final int JOBS = 36;
-    private static final long SEED = 18L;
+    /** Where the window starts in the openb trace (as ContainerKillTest, a busy stretch). */
+    private static final int TRACE_SKIP = 6500;
     private static final Duration STARTUP = Duration.ofMinutes(3);
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
     private static final String VERSION = ComposeStack.VERSION;
@@ -144,23 +144,21 @@ class TestcontainersPipelineTest {
             hosts.forEach(ingest::withExtraHost);
             startAll(started, List.of(ingest));
 
-            Map<String, String> submitted = new LinkedHashMap<>();
-            Random random = new Random(SEED);
-            String[] users = {"alice", "bob", "carol"};
-            int[] gpuMilli = {0, 250, 500, 1000, 2000, 8000};
-            for (int i = 0; i < JOBS; i++) {
-                String jobId = "tc-pipeline-" + i;
-                submitted.put(jobId, "{\"type\":\"JobSubmitted\",\"eventId\":\"" + new UUID(SEED, i) + "\",\"schemaVersion\":1,"
-                        + "\"occurredAt\":\"" + Instant.now() + "\",\"jobId\":\"" + jobId + "\",\"user\":\"" + users[i % 3] + "\","
-                        + "\"tasks\":" + (1 + random.nextInt(3)) + ",\"perTask\":{\"gpuMilli\":" + gpuMilli[random.nextInt(gpuMilli.length)]
-                        + ",\"cpuMilli\":" + (1000 + 1000 * random.nextInt(8)) + ",\"memoryMib\":" + (1024 << random.nextInt(4))
-                        + "},\"durationS\":" + (30 + random.nextInt(600)) + "}");
-            }
-            String context = JOBS + " jobs through " + bootstrap + "; logs in " + logs;
+            // A window of the real Alibaba (openb) trace, submitted by the replay CLI as ./gantry up does.
+            Path summary = LOGS.resolve("summary.json");
+            Process replay = ComposeStack.replay(bootstrap, JOBS, TRACE_SKIP, summary, RUN_TIMEOUT, LOGS);
+            String context = JOBS + " openb jobs through " + bootstrap + "; logs in " + LOGS;
             try (TopicProbe probe = new TopicProbe(bootstrap)) {
-                submitted.forEach((jobId, json) -> probe.send(Topics.JOBS_SUBMITTED, jobId, json));
-                List<TopicProbe.Seen> ended = probe.await(Topics.JOBS_LIFECYCLE, JOBS, RUN_TIMEOUT, ExactlyOnceChecks::terminal);
-                assertEquals(JOBS, ended.size(), context);
+                assertTrue(replay.waitFor(RUN_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS), "the replay did not end; " + context);
+                assertEquals(0, replay.exitValue(), "replay exit code; " + context);
+                JsonNode sum = EventCodec.mapper().readTree(Files.readString(summary));
+                assertEquals(JOBS, sum.get("submitted").asInt(), context);
+                assertEquals(0, sum.get("duplicates").asInt(), "duplicates; " + context);
+                assertEquals(0, sum.get("unfinished").asInt(), "unfinished; " + context);
+                assertEquals(0, sum.get("failed").asInt(), "failed; " + context);
+                int completed = sum.get("completed").asInt();
+                assertEquals(JOBS, completed + sum.get("rejected").asInt(), context);
+                assertTrue(completed > 0, "some jobs completed; " + context);
 
                 Map<String, Integer> completions = new HashMap<>();
                 for (TopicProbe.Seen r : probe.readAll(Topics.JOBS_LIFECYCLE)) {
@@ -169,9 +167,11 @@ class TestcontainersPipelineTest {
                         completions.merge(done.jobId(), 1, Integer::sum);
                     }
                 }
-                assertEquals(submitted.keySet(), completions.keySet(), "every job completed (none rejected); " + context);
+                assertEquals(completed, completions.size(), "one JobCompleted per completed job; " + context);
                 completions.forEach((job, n) -> assertEquals(1, n, job + " completed " + n + " times; " + context));
                 ExactlyOnceChecks.eachStintStartedOnceAndNothingFailed(probe, context);
+            } finally {
+                replay.destroyForcibly();
             }
         } finally {
             // Reverse order: the services before the broker and PostgreSQL they use.
