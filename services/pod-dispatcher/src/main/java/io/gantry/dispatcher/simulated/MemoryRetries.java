@@ -48,14 +48,24 @@ final class MemoryRetries {
     }
 
     /**
-     * Submits a memory-killed real job once more, as {@code <job>-mem-retry}, with a memory request of what it
-     * reached plus a quarter (rounded up to 64 MiB), so the retry is placed where that fits.
+     * The least a retry asks for. A run is killed the moment its resident memory crosses the request, so what it had
+     * reached is a lower bound of its peak, not the peak (a digits CNN killed at 100 MiB peaks near 310 MiB). The
+     * runner's peak is bounded by its heap ({@code -Xmx256m} by default) plus PyTorch's native memory; the largest
+     * peak {@code ./gantry bench tuner-profile} measured is 309 MiB, so 512 MiB lets the one retry finish.
+     */
+    static final long MIN_RETRY_MIB = 512;
+
+    /**
+     * Submits a memory-killed real job once more, as {@code <job>-mem-retry}, with a memory request of the largest of
+     * what it reached plus a quarter, twice its request and {@link #MIN_RETRY_MIB} (rounded up to 64 MiB), so the
+     * retry is placed where that fits and is not killed again.
      */
     void retry(RunningJob job, String reason) {
         SchedulingDecision d = job.decision();
         Matcher m = NEEDED.matcher(reason);
         long needed = m.find() ? Long.parseLong(m.group(1)) : d.perTask().memoryMib() * 2;
-        long request = Math.min(Limits.MAX_MEMORY_MIB_PER_TASK, (needed * 5 / 4 + 63) / 64 * 64);
+        long wanted = Math.max(Math.max(needed * 5 / 4, d.perTask().memoryMib() * 2), MIN_RETRY_MIB);
+        long request = Math.min(Limits.MAX_MEMORY_MIB_PER_TASK, (wanted + 63) / 64 * 64);
         ResourceAmounts perTask = new ResourceAmounts(d.perTask().gpuMilli(), d.perTask().cpuMilli(), request);
         JobSubmitted retry = new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(),
                 d.jobId() + SUFFIX, d.user(), d.jobId() + SUFFIX, null, d.nodes().size(),

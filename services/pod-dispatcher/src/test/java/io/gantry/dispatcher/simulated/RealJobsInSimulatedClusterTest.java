@@ -165,5 +165,10 @@ class RealJobsInSimulatedClusterTest {
         assertTrue(retry.violations().isEmpty(), retry.violations().toString());
         assertEquals(1, cluster.memoryRetries());
         assertEquals(0, cluster.runningJobs());
+
+        // Killed at the crossing, the run had reached only a lower bound of its peak: the retry asks for more than
+        // that bound, at least twice the old request and at least the runner's measured ceiling.
+        assertTrue(retry.perTask().memoryMib() >= MemoryRetries.MIN_RETRY_MIB, retry.perTask().toString());
+        assertTrue(retry.perTask().memoryMib() >= 2 * 64, retry.perTask().toString());
     }
 }
