@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.gantry.events.EventCodec;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.system.ExactlyOnceChecks;
@@ -74,12 +72,7 @@ class ContainerKillTest {
                         "the replay did not end within " + RUN_TIMEOUT + "; logs in " + stack.logs);
                 String context = CONTAINER + " container SIGKILLed after " + JOBS / 10 + " jobs ended; logs in " + stack.logs;
                 assertEquals(0, replay.exitValue(), "replay exit code; " + context);
-                JsonNode s = EventCodec.mapper().readTree(Files.readString(summary));
-                assertEquals(JOBS, s.get("submitted").asInt(), context);
-                assertEquals(0, s.get("duplicates").asInt(), "duplicates; " + context);
-                assertEquals(0, s.get("unfinished").asInt(), "unfinished; " + context);
-                assertEquals(0, s.get("failed").asInt(), "failed; " + context);
-                assertEquals(JOBS, s.get("completed").asInt() + s.get("rejected").asInt(), context);
+                ExactlyOnceChecks.summaryEndedEveryJobOnce(summary, JOBS, context);
                 ExactlyOnceChecks.eachStintStartedOnceAndNothingFailed(probe, context);
             } finally {
                 replay.destroyForcibly();

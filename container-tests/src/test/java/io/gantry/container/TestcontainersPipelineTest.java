@@ -151,13 +151,8 @@ class TestcontainersPipelineTest {
             try (TopicProbe probe = new TopicProbe(bootstrap)) {
                 assertTrue(replay.waitFor(RUN_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS), "the replay did not end; " + context);
                 assertEquals(0, replay.exitValue(), "replay exit code; " + context);
-                JsonNode sum = EventCodec.mapper().readTree(Files.readString(summary));
-                assertEquals(JOBS, sum.get("submitted").asInt(), context);
-                assertEquals(0, sum.get("duplicates").asInt(), "duplicates; " + context);
-                assertEquals(0, sum.get("unfinished").asInt(), "unfinished; " + context);
-                assertEquals(0, sum.get("failed").asInt(), "failed; " + context);
+                JsonNode sum = ExactlyOnceChecks.summaryEndedEveryJobOnce(summary, JOBS, context);
                 int completed = sum.get("completed").asInt();
-                assertEquals(JOBS, completed + sum.get("rejected").asInt(), context);
                 assertTrue(completed > 0, "some jobs completed; " + context);
 
                 Map<String, Integer> completions = new HashMap<>();

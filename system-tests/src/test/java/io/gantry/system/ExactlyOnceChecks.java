@@ -2,6 +2,7 @@ package io.gantry.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gantry.events.EventCodec;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
@@ -9,6 +10,9 @@ import io.gantry.events.LifecycleEvent;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -40,6 +44,20 @@ public final class ExactlyOnceChecks {
             decisionsPerStint.merge(d.jobId() + "#" + d.attempt(), 1, Integer::sum);
         }
         decisionsPerStint.forEach((stint, n) -> assertEquals(1, n, stint + " decided " + n + " times; " + context));
+    }
+
+    /**
+     * The replay's summary file: all {@code jobs} submitted, each ended once (completed or rejected), none lost,
+     * duplicated, unfinished or failed. Returns the summary for the caller's own further checks.
+     */
+    public static JsonNode summaryEndedEveryJobOnce(Path summary, int jobs, String context) throws IOException {
+        JsonNode s = EventCodec.mapper().readTree(Files.readString(summary));
+        assertEquals(jobs, s.get("submitted").asInt(), context);
+        assertEquals(0, s.get("duplicates").asInt(), "duplicates; " + context);
+        assertEquals(0, s.get("unfinished").asInt(), "unfinished; " + context);
+        assertEquals(0, s.get("failed").asInt(), "failed; " + context);
+        assertEquals(jobs, s.get("completed").asInt() + s.get("rejected").asInt(), context);
+        return s;
     }
 
     /** A record of the lifecycle topic that ends a job: completed, failed or rejected. */

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gantry.events.EventCodec;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import java.io.IOException;
@@ -88,12 +87,7 @@ class RestartUnderLoadTest {
                 String context = service + " killed " + kills + " on " + scenario + "; logs in " + system.logs();
                 assertEquals(0, replay.exitValue(), "replay exit code; " + context);
 
-                JsonNode s = EventCodec.mapper().readTree(Files.readString(summary));
-                assertEquals(JOBS, s.get("submitted").asInt(), context);
-                assertEquals(0, s.get("duplicates").asInt(), "duplicates; " + context);
-                assertEquals(0, s.get("unfinished").asInt(), "unfinished; " + context);
-                assertEquals(0, s.get("failed").asInt(), "failed; " + context);
-                assertEquals(JOBS, s.get("completed").asInt() + s.get("rejected").asInt(), context);
+                JsonNode s = ExactlyOnceChecks.summaryEndedEveryJobOnce(summary, JOBS, context);
                 assertTrue(s.get("preempted").asInt() > 0, "the run must exercise preemption; " + context);
                 eachStintStartedOnceAndNothingFailed(probe, context);
             } finally {
