@@ -169,8 +169,8 @@ public final class JobRunner {
             boolean resumed = training.resumeFromNewest();
             log.printf(Locale.ROOT, "job-runner: job %s attempt %d, model %s on %s, %s%n", args.jobId(),
                     args.attempt(), spec.modelKey(), Datasets.describe(data),
-                    resumed ? "resumed from " + Training.checkpoints(args.checkpointDir()).get(
-                            Training.checkpoints(args.checkpointDir()).size() - 1).getFileName() : "from scratch");
+                    resumed ? "resumed from " + CheckpointFiles.newest(args.checkpointDir()).orElseThrow().getFileName()
+                            : "from scratch");
             Reporter reporter = new Reporter(args.jobId(), user, args.attempt(), sink);
             Training.Outcome outcome = training.run(stop, reporter);
             if (!outcome.finished()) {

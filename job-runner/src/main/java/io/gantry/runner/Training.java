@@ -1,5 +1,10 @@
 package io.gantry.runner;
 
+import static io.gantry.runner.CheckpointFiles.readArray;
+import static io.gantry.runner.CheckpointFiles.readNullable;
+import static io.gantry.runner.CheckpointFiles.writeArray;
+import static io.gantry.runner.CheckpointFiles.writeNullable;
+
 import ai.djl.Device;
 import ai.djl.MalformedModelException;
 import ai.djl.engine.Engine;
@@ -16,20 +21,17 @@ import io.gantry.events.TrainingSpec;
 import io.gantry.events.TrainingTarget;
 import io.gantry.training.model.Datasets;
 import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 /**
  * One training run of a spec on its dataset: deterministic for a seed on a CPU with one thread, checkpointed at every
@@ -48,7 +50,6 @@ final class Training implements AutoCloseable {
     static final double BETA2 = 0.999;
     static final double EPSILON = 1e-8;
     static final double MOMENTUM = 0.9;
-    private static final String MAGIC = "gantry-checkpoint-1";
 
     /** What the run reports as it goes. */
     interface Listener {
@@ -302,17 +303,11 @@ final class Training implements AutoCloseable {
         return new Evaluation(lossSum / n, (double) correct / n, confusion);
     }
 
-    // ---- checkpoints ----
+    // ---- checkpoints (the files: CheckpointFiles) ----
 
-    private static final Comparator<Path> BY_NAME = Comparator.comparing(p -> p.getFileName().toString());
-
-    /** Writes the whole state to a new file (atomically: a temporary file renamed), keeping the newest two. */
+    /** Writes the whole state to a new checkpoint file, keeping the newest two. */
     void writeCheckpoint() throws IOException {
-        Files.createDirectories(checkpointDir);
-        String name = String.format("checkpoint-%012d.bin", globalStep);
-        Path tmp = checkpointDir.resolve(name + ".tmp");
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(tmp)))) {
-            out.writeUTF(MAGIC);
+        CheckpointFiles.write(checkpointDir, globalStep, out -> {
             out.writeUTF(spec.modelKey());
             out.writeLong(spec.seed());
             out.writeInt(batchSize);
@@ -331,32 +326,18 @@ final class Training implements AutoCloseable {
                 writeArray(out, moment1.get(i));
                 writeArray(out, moment2.get(i));
             }
-        }
-        Files.move(tmp, checkpointDir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        List<Path> all = checkpoints(checkpointDir);
-        for (int i = 0; i < all.size() - 2; i++) {
-            Files.deleteIfExists(all.get(i));
-        }
-    }
-
-    static List<Path> checkpoints(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().matches("checkpoint-\\d+\\.bin")).sorted(BY_NAME).toList();
-        }
+        });
     }
 
     /** Loads the newest checkpoint, if any; false when there is none. A checkpoint of another run is an error. */
     boolean resumeFromNewest() throws IOException {
-        List<Path> all = checkpoints(checkpointDir);
-        if (all.isEmpty()) {
+        Optional<Path> found = CheckpointFiles.newest(checkpointDir);
+        if (found.isEmpty()) {
             return false;
         }
-        Path newest = all.get(all.size() - 1);
+        Path newest = found.get();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(newest)))) {
-            if (!MAGIC.equals(in.readUTF())) {
+            if (!CheckpointFiles.MAGIC.equals(in.readUTF())) {
                 throw new IOException(newest + " is not a Gantry checkpoint");
             }
             String key = in.readUTF();
@@ -400,37 +381,6 @@ final class Training implements AutoCloseable {
         }
         resumed = true;
         return true;
-    }
-
-    private static void writeNullable(DataOutputStream out, Double v) throws IOException {
-        out.writeBoolean(v != null);
-        out.writeDouble(v == null ? 0 : v);
-    }
-
-    private static Double readNullable(DataInputStream in) throws IOException {
-        boolean present = in.readBoolean();
-        double v = in.readDouble();
-        return present ? v : null;
-    }
-
-    private static void writeArray(DataOutputStream out, NDArray a) throws IOException {
-        float[] f = a.toFloatArray();
-        out.writeInt(f.length);
-        for (float x : f) {
-            out.writeFloat(x);
-        }
-    }
-
-    private static void readArray(DataInputStream in, NDArray into) throws IOException {
-        int n = in.readInt();
-        if (n != into.size()) {
-            throw new IOException("optimiser state of " + n + " values for a parameter of " + into.size());
-        }
-        float[] f = new float[n];
-        for (int i = 0; i < n; i++) {
-            f[i] = in.readFloat();
-        }
-        into.set(f);
     }
 
     /** Every trainable and running value of the model, in order: what "the same weights" compares. */

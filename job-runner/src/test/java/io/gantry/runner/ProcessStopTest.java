@@ -36,7 +36,7 @@ class ProcessStopTest {
 
     private static void awaitCheckpoint(Path dir, Process p) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (Training.checkpoints(dir).isEmpty()) {
+        while (CheckpointFiles.list(dir).isEmpty()) {
             assertTrue(p.isAlive(), "the runner ended before its first checkpoint");
             assertTrue(System.nanoTime() < deadline, "no checkpoint within 120 s");
             Thread.sleep(50);
@@ -55,7 +55,7 @@ class ProcessStopTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "stops within a minute of SIGTERM");
         assertEquals(0, p.exitValue(), "a stop on request is a clean exit");
         assertTrue(Files.notExists(dir.resolve("result-1.json")), "stopped, not finished");
-        int stoppedAt = Training.checkpoints(dir).size();
+        int stoppedAt = CheckpointFiles.list(dir).size();
         assertTrue(stoppedAt >= 1);
 
         EventSink.Collecting sink = new EventSink.Collecting(null);
