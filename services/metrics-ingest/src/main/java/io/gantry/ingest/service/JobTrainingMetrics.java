@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The {@code gantry_job_*} gauges: the last training figures each job reported in a {@code JobProgress}, labelled
@@ -116,78 +115,60 @@ public final class JobTrainingMetrics {
         final String jobId;
         final Tags tags;
         final List<Meter> meters = new ArrayList<>();
-        volatile double progress = Double.NaN;
-        volatile double epoch = Double.NaN;
-        volatile double trainLoss = Double.NaN;
-        volatile double validationLoss = Double.NaN;
-        volatile double accuracy = Double.NaN;
-        volatile double samplesPerSecond = Double.NaN;
+        final Figure progress = new Figure(PROGRESS,
+                "Fraction of the job's training done (0..1), as the job last reported it", Tags.empty());
+        final Figure epoch = new Figure(EPOCH, "Epoch the job last reported", Tags.empty());
+        final Figure trainLoss = new Figure(LOSS, "Loss the job last reported, by split", Tags.of("split", "train"));
+        final Figure validationLoss = new Figure(LOSS, "Loss the job last reported, by split",
+                Tags.of("split", "validation"));
+        final Figure accuracy = new Figure(ACCURACY, "Validation accuracy the job last reported (0..1)", Tags.empty());
+        final Figure samplesPerSecond = new Figure(SAMPLES_PER_SECOND, "Training throughput the job last reported",
+                Tags.empty());
         Instant lastEventAt;
         Instant endedAt;
-        private boolean hasEpoch;
-        private boolean hasTrainLoss;
-        private boolean hasValidationLoss;
-        private boolean hasAccuracy;
-        private boolean hasSamplesPerSecond;
 
         JobSeries(String jobId, String user) {
             this.jobId = jobId;
             this.tags = Tags.of("job_id", jobId, "user", user);
-            register(PROGRESS, "Fraction of the job's training done (0..1), as the job last reported it",
-                    Tags.empty(), s -> s.progress);
         }
 
         void update(JobProgress p, Instant now) {
             lastEventAt = now;
             endedAt = null; // a new attempt after a preemption reports again
-            progress = p.progress();
-            if (p.epoch() != null) {
-                epoch = p.epoch();
-                if (!hasEpoch) {
-                    hasEpoch = true;
-                    register(EPOCH, "Epoch the job last reported", Tags.empty(), s -> s.epoch);
-                }
-            }
-            Double train = TrainingFigures.trainLoss(p);
-            if (train != null) {
-                trainLoss = train;
-                if (!hasTrainLoss) {
-                    hasTrainLoss = true;
-                    register(LOSS, "Loss the job last reported, by split", Tags.of("split", "train"),
-                            s -> s.trainLoss);
-                }
-            }
-            Double validation = TrainingFigures.validationLoss(p);
-            if (validation != null) {
-                validationLoss = validation;
-                if (!hasValidationLoss) {
-                    hasValidationLoss = true;
-                    register(LOSS, "Loss the job last reported, by split", Tags.of("split", "validation"),
-                            s -> s.validationLoss);
-                }
-            }
-            Double acc = TrainingFigures.accuracy(p);
-            if (acc != null) {
-                accuracy = acc;
-                if (!hasAccuracy) {
-                    hasAccuracy = true;
-                    register(ACCURACY, "Validation accuracy the job last reported (0..1)", Tags.empty(),
-                            s -> s.accuracy);
-                }
-            }
-            if (p.samplesPerSecond() != null) {
-                samplesPerSecond = p.samplesPerSecond();
-                if (!hasSamplesPerSecond) {
-                    hasSamplesPerSecond = true;
-                    register(SAMPLES_PER_SECOND, "Training throughput the job last reported", Tags.empty(),
-                            s -> s.samplesPerSecond);
-                }
-            }
+            set(progress, p.progress());
+            set(epoch, p.epoch() == null ? null : p.epoch().doubleValue());
+            set(trainLoss, TrainingFigures.trainLoss(p));
+            set(validationLoss, TrainingFigures.validationLoss(p));
+            set(accuracy, TrainingFigures.accuracy(p));
+            set(samplesPerSecond, p.samplesPerSecond());
         }
 
-        private void register(String name, String help, Tags extra, ToDoubleFunction<JobSeries> value) {
-            meters.add(Gauge.builder(name, this, value).description(help).tags(tags.and(extra))
-                    .strongReference(true).register(registry));
+        /** Keeps a reported figure; its gauge is registered with its first value, so an unreported one has none. */
+        private void set(Figure f, Double value) {
+            if (value == null) {
+                return;
+            }
+            f.value = value;
+            if (!f.registered) {
+                f.registered = true;
+                meters.add(Gauge.builder(f.name, f, x -> x.value).description(f.help).tags(tags.and(f.extra))
+                        .strongReference(true).register(registry));
+            }
+        }
+    }
+
+    /** One gauge of a job: its name, help and extra labels, and the value it reads. */
+    private static final class Figure {
+        final String name;
+        final String help;
+        final Tags extra;
+        volatile double value = Double.NaN;
+        boolean registered;
+
+        Figure(String name, String help, Tags extra) {
+            this.name = name;
+            this.help = help;
+            this.extra = extra;
         }
     }
 }
