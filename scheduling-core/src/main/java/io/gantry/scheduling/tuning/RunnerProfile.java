@@ -16,9 +16,10 @@ import java.util.Set;
 /**
  * What real training runs measured, per model ({@code modelKey}: a fingerprint of graph and dataset): one
  * {@link Run} per finished run (optimiser, the target it trained to, batch size, learning rate, epochs, the epoch at
- * which that target was met, wall time, samples/s, peak RSS, CPU-seconds). Filled from the job runner's results as they arrive, and seeded from a built-in
- * profile measured on this machine ({@code ./gantry bench tuner-profile}, CSV in the same columns). A run is
- * remembered once (its id); at most {@link #MAX_RUNS_PER_MODEL} newest runs per model are kept. Thread-safe.
+ * which that target was met, wall time, samples/s, peak RSS, CPU-seconds). Filled from the job runner's results as
+ * they arrive, and seeded from a built-in profile measured on this machine ({@code ./gantry bench tuner-profile}, CSV
+ * in the same columns). A run is remembered once (its id); at most {@link #MAX_RUNS_PER_MODEL} newest runs per model
+ * are kept. Thread-safe.
  */
 public final class RunnerProfile {
 
@@ -49,6 +50,11 @@ public final class RunnerProfile {
     public record Run(String id, String modelKey, String dataset, String optimizer, String targetMetric,
                       Double targetValue, int batchSize, double learningRate, int epochsRun, Integer targetReachedEpoch,
                       double wallSeconds, double samplesPerSecond, long peakRssBytes, double cpuSeconds) {
+
+        public Run {
+            optimizer = optimizer == null ? "" : optimizer;
+            targetMetric = targetMetric == null ? "" : targetMetric;
+        }
 
         /** Whether this run trained with {@code optimizer} to exactly this target: only then do its epochs count. */
         public boolean trainedLike(String optimizer, String targetMetric, Double targetValue) {
