@@ -185,7 +185,7 @@ public final class JobRunner {
                     args.jobId(), user, args.attempt(), test.accuracy(), test.loss(), test.confusion(),
                     s.targetReachedEpoch(), s.epochsDone(), ProcessStats.peakRssBytes(), ProcessStats.cpuSeconds(),
                     ProcessStats.wallSeconds(), reporter.meanSamplesPerSecond(), spec.modelKey(), training.batchSize(),
-                    spec.learningRate());
+                    spec.learningRate(), spec.optimizer(), spec.target());
             sink.sendAndWait(result);
             Files.createDirectories(args.checkpointDir());
             Files.writeString(args.checkpointDir().resolve("result-" + args.attempt() + ".json"),

@@ -116,6 +116,8 @@ class TrainingTest {
         assertTrue(result.peakRssBytes() > 50L * 1024 * 1024, "measured RSS " + result.peakRssBytes());
         assertTrue(result.cpuSeconds() > 0);
         assertEquals(Specs.digitsCnn(1, null, 0L).modelKey(), result.modelKey());
+        assertEquals("adam", result.optimizer(), "the tuner keys epochs to target on optimizer and target");
+        assertEquals(new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.95), result.target());
         int lastEpoch = 0;
         for (LifecycleEvent e : events.subList(0, events.size() - 1)) {
             JobProgress p = (JobProgress) e;

@@ -1,5 +1,6 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.Arrays;
 
@@ -21,6 +22,10 @@ import java.util.Arrays;
  * @param modelKey             {@link TrainingSpec#modelKey()} of the spec: groups repeat runs of one model
  * @param batchSize            the batch size the run used
  * @param learningRate         the learning rate the run used
+ * @param optimizer            the optimiser the run used ({@link TrainingSpec#OPTIMIZERS}); null (absent) from a runner
+ *                             that predates the field
+ * @param target               the target the run trained to (metric and value; {@code targetReachedEpoch} counts to
+ *                             it); null (absent) when the spec had none or the runner predates the field
  */
 public record JobResult(
         String eventId,
@@ -40,9 +45,21 @@ public record JobResult(
         double meanSamplesPerSecond,
         String modelKey,
         int batchSize,
-        double learningRate) implements LifecycleEvent {
+        double learningRate,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String optimizer,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingTarget target) implements LifecycleEvent {
 
     public static final String TYPE = "JobResult";
+
+    /** A result that does not say its optimiser or target (as written before those fields). */
+    public JobResult(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, int attempt,
+                     double testAccuracy, double testLoss, int[][] confusionMatrix, Integer targetReachedEpoch,
+                     int epochsRun, long peakRssBytes, double cpuSeconds, double wallSeconds,
+                     double meanSamplesPerSecond, String modelKey, int batchSize, double learningRate) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, attempt, testAccuracy, testLoss, confusionMatrix,
+                targetReachedEpoch, epochsRun, peakRssBytes, cpuSeconds, wallSeconds, meanSamplesPerSecond, modelKey,
+                batchSize, learningRate, null, null);
+    }
 
     @Override
     public void checkBody(Violations v) {
@@ -77,6 +94,12 @@ public record JobResult(
         if (!(learningRate > 0 && learningRate <= Limits.MAX_TRAINING_LEARNING_RATE)) {
             v.add("learningRate", "must be above 0 and at most " + Limits.MAX_TRAINING_LEARNING_RATE + ", was " + learningRate);
         }
+        if (optimizer != null && !TrainingSpec.OPTIMIZERS.contains(optimizer)) {
+            v.add("optimizer", "must be one of " + String.join(", ", TrainingSpec.OPTIMIZERS) + ", was '" + optimizer + "'");
+        }
+        if (target != null) {
+            target.check("target", v);
+        }
     }
 
     // A record's equals compares arrays by identity: compare the matrix by content so decoded == encoded.
@@ -92,7 +115,8 @@ public record JobResult(
                 && Double.compare(wallSeconds, r.wallSeconds) == 0
                 && Double.compare(meanSamplesPerSecond, r.meanSamplesPerSecond) == 0
                 && java.util.Objects.equals(modelKey, r.modelKey) && batchSize == r.batchSize
-                && Double.compare(learningRate, r.learningRate) == 0;
+                && Double.compare(learningRate, r.learningRate) == 0
+                && java.util.Objects.equals(optimizer, r.optimizer) && java.util.Objects.equals(target, r.target);
     }
 
     @Override
@@ -105,6 +129,7 @@ public record JobResult(
         return "JobResult[jobId=" + jobId + ", attempt=" + attempt + ", testAccuracy=" + testAccuracy + ", testLoss="
                 + testLoss + ", confusionMatrix=" + Arrays.deepToString(confusionMatrix) + ", targetReachedEpoch="
                 + targetReachedEpoch + ", epochsRun=" + epochsRun + ", peakRssBytes=" + peakRssBytes + ", cpuSeconds="
-                + cpuSeconds + ", wallSeconds=" + wallSeconds + ", modelKey=" + modelKey + "]";
+                + cpuSeconds + ", wallSeconds=" + wallSeconds + ", modelKey=" + modelKey + ", optimizer=" + optimizer
+                + ", target=" + target + "]";
     }
 }

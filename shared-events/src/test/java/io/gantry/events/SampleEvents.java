@@ -52,7 +52,7 @@ final class SampleEvents {
                         0.42, 0.87, 1830.0, 180L, 0.42, 0.45, 0.87),
                 new JobResult("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0013", 1, AT, "openb-pod-0017", "alice", 2, 0.96, 0.12,
                         new int[][]{{30, 2}, {1, 27}}, 12, 14, 412_000_000L, 21.5, 23.0, 5400.0, TRAINING.modelKey(), 64,
-                        0.01),
+                        0.01, TRAINING.optimizer(), TRAINING.target()),
                 new JobCompleted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0008", 1, AT, "openb-pod-0017", "alice",
                         List.of("sim-node-01"), ONE_GPU, SUBMITTED, 5400.0),
                 new JobFailed("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0009", 1, AT, "openb-pod-0017", "alice",

@@ -141,4 +141,33 @@ class TrainingSpecTest {
         assertTrue(v.containsKey("confusionMatrix[1]"), v.toString());
         assertTrue(v.containsKey("testAccuracy"), v.toString());
     }
+
+    @Test
+    void aResultNamesItsOptimizerAndTargetAndBadOnesAreRefusedByField() throws Exception {
+        JobResult r = (JobResult) SampleEvents.all().stream().filter(e -> e instanceof JobResult).findFirst().orElseThrow();
+        assertEquals("adam", r.optimizer());
+        assertEquals(new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.95), r.target());
+        ObjectNode n = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(r));
+        n.put("optimizer", "rmsprop");
+        ((ObjectNode) n.get("target")).put("metric", "f1");
+        ((ObjectNode) n.get("target")).put("value", 1.5);
+        Map<String, String> v = violations(n);
+        assertTrue(v.get("optimizer").contains("must be one of sgd, adam"), v.toString());
+        assertTrue(v.get("target.metric").contains("must be one of"), v.toString());
+        assertTrue(v.get("target.value").contains("at most 1"), v.toString());
+    }
+
+    /** Written by a runner older than the optimizer and target fields: same schema version, both absent. */
+    @Test
+    void aResultWrittenBeforeOptimizerAndTargetDecodesWithNeither() throws Exception {
+        String old = java.nio.file.Files.readString(
+                java.nio.file.Path.of("src/test/resources/golden-compat/JobResult-without-optimizer-and-target.json"));
+        JobResult r = EventCodec.decode(old, JobResult.class);
+        assertNull(r.optimizer());
+        assertNull(r.target());
+        assertEquals(GantryEvent.SCHEMA_VERSION, r.schemaVersion());
+        assertTrue(r.violations().isEmpty(), r.violations().toString());
+        ObjectNode again = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(r));
+        assertFalse(again.has("optimizer") || again.has("target"), "absent stays absent: " + again);
+    }
 }

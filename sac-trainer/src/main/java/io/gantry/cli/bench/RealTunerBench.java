@@ -173,7 +173,7 @@ final class RealTunerBench {
                 Measured m = runOnce(jar, s, "profile-" + c.dataset() + "-b" + b);
                 JobResult r = m.result();
                 runs.add(new RunnerProfile.Run("profile-" + c.dataset() + "-b" + b, r.modelKey(), c.dataset(),
-                        u.optimizer(), b, lr, r.epochsRun(), r.targetReachedEpoch(), r.wallSeconds(),
+                        u.optimizer(), u.target().metric(), u.target().value(), b, lr, r.epochsRun(), r.targetReachedEpoch(), r.wallSeconds(),
                         r.meanSamplesPerSecond(), r.peakRssBytes(), r.cpuSeconds()));
                 out.printf(Locale.ROOT, "%-14s batch %4d  lr %-8s epochs %3d  target %s  %6.2f s  %7.0f samples/s  "
                                 + "test accuracy %.4f%n", c.dataset(), b, fmt(lr), r.epochsRun(),
@@ -219,7 +219,8 @@ final class RealTunerBench {
             TrainingSpec u = c.user();
             String key = u.modelKey();
             RealTrainingTuner.Result choice = tuner.tune(new RealTrainingTuner.Spec(key, u.optimizer(), u.learningRate(),
-                    u.batchSize(), u.epochs(), u.target().value()), new RealTrainingTuner.Bounds(true, null, null),
+                    u.batchSize(), u.epochs(), u.target().metric(), u.target().value()),
+                    new RealTrainingTuner.Bounds(true, null, null),
                     profile.runs(key));
             TrainingSpec tuned = choice.changed() ? u.with(choice.batchSize(), choice.learningRate(), choice.epochs()) : u;
             out.printf(Locale.ROOT, "%s: %s%n", c.dataset(), choice.summary());

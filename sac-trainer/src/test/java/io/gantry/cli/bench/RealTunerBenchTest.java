@@ -39,10 +39,13 @@ class RealTunerBenchTest {
             int b = c.user().batchSize();
             assertEquals(Set.of(b, 2 * b, 4 * b, 8 * b, 16 * b), batches, c.dataset() + ": profile out of date");
             assertTrue(mine.stream().allMatch(r -> r.targetReachedEpoch() != null), c.dataset());
+            assertTrue(mine.stream().allMatch(r -> r.trainedLike(c.user().optimizer(), c.user().target().metric(),
+                    c.user().target().value())), c.dataset() + ": measured with the case's optimizer, to its target");
             RealTrainingTuner.Result r = tuner.tune(new RealTrainingTuner.Spec(key, c.user().optimizer(),
-                    c.user().learningRate(), b, c.user().epochs(), c.user().target().value()),
-                    new RealTrainingTuner.Bounds(true, null, null), mine);
+                    c.user().learningRate(), b, c.user().epochs(), c.user().target().metric(),
+                    c.user().target().value()), new RealTrainingTuner.Bounds(true, null, null), mine);
             assertTrue(batches.contains(r.batchSize()), r.toString());
+            assertTrue(r.changed(), c.dataset() + ": the profile's runs count for the case's own target: " + r.summary());
         }
     }
 }

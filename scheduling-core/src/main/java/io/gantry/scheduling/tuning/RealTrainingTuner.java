@@ -14,9 +14,11 @@ import java.util.TreeSet;
  * the submitted configuration by at least {@link Settings#minGain()} (or the submitted one was never measured).
  *
  * <p>Learning-rate scaling: linear in the batch for SGD ({@code lr·B/B₀}, Goyal et al.), square root for Adam
- * ({@code lr·√(B/B₀)}), so the update per sample stays comparable; runs measured at another rate (±25 %) or with
- * another optimiser (an unknown one, empty, counts) do not count for a candidate. A batch whose matching runs include one that missed the target is not a candidate, and a batch never
- * measured is not either: the tuner picks only configurations measured to reach the target.
+ * ({@code lr·√(B/B₀)}), so the update per sample stays comparable; runs measured at another rate (±25 %), with
+ * another optimiser or to another target (metric and value) do not count for a candidate, nor do runs whose optimiser
+ * or target is unknown: epochs to 0.9 accuracy say nothing about epochs to 0.95. A batch whose matching runs include
+ * one that missed the target is not a candidate, and a batch never measured is not either: the tuner picks only
+ * configurations measured to reach the target.
  *
  * <p>Epochs: the run stops at the target (the spec's {@code target}), so epochs are only the budget: at least the user's,
  * raised to {@link Settings#epochMargin()} × the measured epochs to target when that is more. A spec without a target
@@ -42,7 +44,7 @@ public final class RealTrainingTuner {
 
     /** What the user submitted. {@code targetValue} null: no target. */
     public record Spec(String modelKey, String optimizer, double learningRate, int batchSize, int epochs,
-                       Double targetValue) {
+                       String targetMetric, Double targetValue) {
     }
 
     /** The user's bounds on the batch size; null is unbounded. {@code enabled = false}: do not tune. */
@@ -111,7 +113,8 @@ public final class RealTrainingTuner {
                 + " excluded: a measured run there missed the target";
         if (best == null) {
             return unchanged(spec, submittedSeconds, "not tuned: no earlier run of model " + spec.modelKey()
-                    + " within the bounds reached the target at the scaled learning rate" + missedNote);
+                    + " with " + spec.optimizer() + " to " + spec.targetMetric() + " " + fmt(spec.targetValue())
+                    + " within the bounds reached that target at the scaled learning rate" + missedNote);
         }
         if (submitted != null && (best.batch() == submitted.batch()
                 || best.seconds() > (1 - settings.minGain()) * submitted.seconds())) {
@@ -140,7 +143,7 @@ public final class RealTrainingTuner {
             double lr = scaledLearningRate(spec.optimizer(), spec.learningRate(), spec.batchSize(), b);
             List<RunnerProfile.Run> matching = runs.stream()
                     .filter(r -> r.batchSize() == b
-                            && (r.optimizer().isEmpty() || r.optimizer().equals(spec.optimizer()))
+                            && r.trainedLike(spec.optimizer(), spec.targetMetric(), spec.targetValue())
                             && Math.abs(r.learningRate() / lr - 1) <= 0.25 && r.epochsRun() > 0)
                     .toList();
             if (matching.isEmpty()) {

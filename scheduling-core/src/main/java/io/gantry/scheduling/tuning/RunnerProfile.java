@@ -15,10 +15,11 @@ import java.util.Set;
 
 /**
  * What real training runs measured, per model ({@code modelKey}: a fingerprint of graph and dataset): one
- * {@link Run} per finished run (batch size, learning rate, epochs, the epoch at which the target was met, wall time,
- * samples/s, peak RSS, CPU-seconds). Filled from the job runner's results as they arrive, and seeded from a built-in
- * profile measured on this machine ({@code ./gantry bench tuner-profile}, CSV in the same columns). A run is
- * remembered once (its id); at most {@link #MAX_RUNS_PER_MODEL} newest runs per model are kept. Thread-safe.
+ * {@link Run} per finished run (optimiser, the target it trained to, batch size, learning rate, epochs, the epoch at
+ * which that target was met, wall time, samples/s, peak RSS, CPU-seconds). Filled from the job runner's results as
+ * they arrive, and seeded from a built-in profile measured on this machine ({@code ./gantry bench tuner-profile}, CSV
+ * in the same columns). A run is remembered once (its id); at most {@link #MAX_RUNS_PER_MODEL} newest runs per model
+ * are kept. Thread-safe.
  */
 public final class RunnerProfile {
 
@@ -26,19 +27,41 @@ public final class RunnerProfile {
     public static final int MAX_RUNS_PER_MODEL = 200;
 
     /** CSV header of {@link #writeCsv} and {@link #readCsv}. */
-    public static final String CSV_HEADER = "id,modelKey,dataset,optimizer,batchSize,learningRate,epochsRun,"
+    public static final String CSV_HEADER = "id,modelKey,dataset,optimizer,targetMetric,targetValue,batchSize,"
+            + "learningRate,epochsRun,targetReachedEpoch,wallSeconds,samplesPerSecond,peakRssBytes,cpuSeconds";
+
+    /**
+     * The header of profiles written before runs named their target: still read, every run with an unknown target
+     * (so counted for right-sizing but never for epochs to a target).
+     */
+    static final String CSV_HEADER_WITHOUT_TARGET = "id,modelKey,dataset,optimizer,batchSize,learningRate,epochsRun,"
             + "targetReachedEpoch,wallSeconds,samplesPerSecond,peakRssBytes,cpuSeconds";
 
     /**
      * One measured run.
      *
      * @param id                 unique per run (job id and attempt): a run seen twice is kept once
-     * @param targetReachedEpoch the first epoch at whose end the target was met; null if never (or no target)
+     * @param optimizer          the optimiser; empty when unknown
+     * @param targetMetric       the metric of the target the run trained to; empty when unknown or none
+     * @param targetValue        the value of that target; null when unknown or none
+     * @param targetReachedEpoch the first epoch at whose end that target was met; null if never (or no target)
      * @param wallSeconds        wall time of the run (start to result)
      */
-    public record Run(String id, String modelKey, String dataset, String optimizer, int batchSize, double learningRate,
-                      int epochsRun, Integer targetReachedEpoch, double wallSeconds, double samplesPerSecond,
-                      long peakRssBytes, double cpuSeconds) {
+    public record Run(String id, String modelKey, String dataset, String optimizer, String targetMetric,
+                      Double targetValue, int batchSize, double learningRate, int epochsRun, Integer targetReachedEpoch,
+                      double wallSeconds, double samplesPerSecond, long peakRssBytes, double cpuSeconds) {
+
+        public Run {
+            optimizer = optimizer == null ? "" : optimizer;
+            targetMetric = targetMetric == null ? "" : targetMetric;
+        }
+
+        /** Whether this run trained with {@code optimizer} to exactly this target: only then do its epochs count. */
+        public boolean trainedLike(String optimizer, String targetMetric, Double targetValue) {
+            return !this.optimizer.isEmpty() && this.optimizer.equals(optimizer) && !this.targetMetric.isEmpty()
+                    && this.targetMetric.equals(targetMetric) && this.targetValue != null && targetValue != null
+                    && Math.abs(this.targetValue - targetValue) <= 1e-9;
+        }
 
         /** Measured wall seconds per epoch (training and evaluation); NaN when the run did no epoch. */
         public double secondsPerEpoch() {
@@ -46,21 +69,29 @@ public final class RunnerProfile {
         }
 
         String csv() {
-            return String.join(",", id, modelKey, dataset, optimizer, Integer.toString(batchSize),
+            return String.join(",", id, modelKey, dataset, optimizer, targetMetric,
+                    targetValue == null ? "" : targetValue.toString(), Integer.toString(batchSize),
                     Double.toString(learningRate), Integer.toString(epochsRun),
                     targetReachedEpoch == null ? "" : targetReachedEpoch.toString(), Double.toString(wallSeconds),
                     Double.toString(samplesPerSecond), Long.toString(peakRssBytes), Double.toString(cpuSeconds));
         }
 
-        static Run parse(String line, String where) {
+        /** A CSV line; {@code withTarget} false: of the older header, without the two target columns. */
+        static Run parse(String line, String where, boolean withTarget) {
             String[] f = line.split(",", -1);
-            if (f.length != 12) {
-                throw new IllegalArgumentException(where + ": expected 12 columns (" + CSV_HEADER + "), got " + f.length);
+            int columns = withTarget ? 14 : 12;
+            if (f.length != columns) {
+                throw new IllegalArgumentException(where + ": expected " + columns + " columns ("
+                        + (withTarget ? CSV_HEADER : CSV_HEADER_WITHOUT_TARGET) + "), got " + f.length);
             }
             try {
-                return new Run(f[0], f[1], f[2], f[3], Integer.parseInt(f[4]), Double.parseDouble(f[5]),
-                        Integer.parseInt(f[6]), f[7].isEmpty() ? null : Integer.valueOf(f[7]), Double.parseDouble(f[8]),
-                        Double.parseDouble(f[9]), Long.parseLong(f[10]), Double.parseDouble(f[11]));
+                String metric = withTarget ? f[4] : "";
+                Double value = withTarget && !f[5].isEmpty() ? Double.valueOf(f[5]) : null;
+                int o = withTarget ? 6 : 4;
+                return new Run(f[0], f[1], f[2], f[3], metric, value, Integer.parseInt(f[o]),
+                        Double.parseDouble(f[o + 1]), Integer.parseInt(f[o + 2]),
+                        f[o + 3].isEmpty() ? null : Integer.valueOf(f[o + 3]), Double.parseDouble(f[o + 4]),
+                        Double.parseDouble(f[o + 5]), Long.parseLong(f[o + 6]), Double.parseDouble(f[o + 7]));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
             }
@@ -96,7 +127,10 @@ public final class RunnerProfile {
         return ids.size();
     }
 
-    /** Reads a profile CSV ({@link #CSV_HEADER}; blank lines and {@code #} comments skipped). */
+    /**
+     * Reads a profile CSV ({@link #CSV_HEADER}, or the older header without the target columns; blank lines and
+     * {@code #} comments skipped).
+     */
     public static List<Run> readCsv(Path file) {
         List<String> lines;
         try {
@@ -106,19 +140,21 @@ public final class RunnerProfile {
         }
         List<Run> out = new ArrayList<>();
         boolean header = false;
+        boolean withTarget = true;
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i).strip();
             if (l.isEmpty() || l.startsWith("#")) {
                 continue;
             }
             if (!header) {
-                if (!l.equals(CSV_HEADER)) {
+                if (!l.equals(CSV_HEADER) && !l.equals(CSV_HEADER_WITHOUT_TARGET)) {
                     throw new IllegalArgumentException(file + ": first line must be " + CSV_HEADER);
                 }
                 header = true;
+                withTarget = l.equals(CSV_HEADER);
                 continue;
             }
-            out.add(Run.parse(l, file + ":" + (i + 1)));
+            out.add(Run.parse(l, file + ":" + (i + 1), withTarget));
         }
         return out;
     }

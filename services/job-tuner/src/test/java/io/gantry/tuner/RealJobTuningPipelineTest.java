@@ -57,12 +57,12 @@ class RealJobTuningPipelineTest {
                 new ResourceAmounts(0, 2000, 4096), null, null, null, tuning, true, training);
     }
 
-    /** What the runner publishes at the end of a run (attempt 1). */
+    /** What the runner publishes at the end of a run (attempt 1): naming its optimiser and target, as it does. */
     private static JobResult result(String jobId, TrainingSpec s, int batch, double lr, int epochs, long peakRss,
                                     double cpuSeconds, double wallSeconds) {
         return new JobResult(Events.newId(), 1, Instant.now(), jobId, "alice", 1, 0.95, 0.2,
                 new int[][] {{10, 0, 0}, {0, 9, 1}, {0, 1, 9}}, epochs, epochs, peakRss, cpuSeconds, wallSeconds,
-                100.0 * epochs / wallSeconds, s.modelKey(), batch, lr);
+                100.0 * epochs / wallSeconds, s.modelKey(), batch, lr, s.optimizer(), s.target());
     }
 
     private static void awaitMeasuredRuns(Predicate<Double> until) {

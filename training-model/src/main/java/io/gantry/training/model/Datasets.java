@@ -74,21 +74,34 @@ public final class Datasets {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read dataset " + name + " at " + file, e);
         }
+        boolean digits = name.equals("digits");
+        // The tabular files name their classes in a header; digits has none, its classes are the digits.
         List<String> classNames = new ArrayList<>();
-        int start = 0;
-        if (!name.equals("digits")) {
-            String[] header = lines.get(0).split(",");
-            classNames.addAll(Arrays.asList(header).subList(2, header.length));
-            start = 1;
-        } else {
+        if (digits) {
             for (int c = 0; c < 10; c++) {
                 classNames.add(String.valueOf(c));
             }
+        } else {
+            String[] header = lines.get(0).split(",");
+            classNames.addAll(Arrays.asList(header).subList(2, header.length));
         }
         int features = Arrays.stream(info.inputShape()).reduce(1, (a, b) -> a * b);
+        Rows rows = parse(file, lines, digits ? 0 : 1, features);
+        Partition p = stratifiedSplit(rows.ys(), info.classes());
+        Scaling scaling = digits ? Scaling.pixels(features) : Scaling.standardise(rows.xs(), p.train(), features);
+        return new Loaded(info, List.copyOf(classNames), split(rows, p.train(), scaling),
+                split(rows, p.validation(), scaling), split(rows, p.test(), scaling));
+    }
+
+    /** Every sample as read ({@code xs[i]}, its class {@code ys[i]}), before the split and scaling. */
+    private record Rows(List<float[]> xs, List<Integer> ys) {
+    }
+
+    /** The data lines from {@code first} on: {@code features} values, then the class; blank lines skipped. */
+    private static Rows parse(Path file, List<String> lines, int first, int features) {
         List<float[]> xs = new ArrayList<>();
         List<Integer> ys = new ArrayList<>();
-        for (int i = start; i < lines.size(); i++) {
+        for (int i = first; i < lines.size(); i++) {
             String line = lines.get(i).trim();
             if (line.isEmpty()) {
                 continue;
@@ -105,8 +118,17 @@ public final class Datasets {
             xs.add(x);
             ys.add((int) Double.parseDouble(cells[features]));
         }
+        return new Rows(xs, ys);
+    }
+
+    /** Row indices of each split. */
+    private record Partition(List<Integer> train, List<Integer> validation, List<Integer> test) {
+    }
+
+    /** The fixed stratified split of the class docs above, from one {@link #SPLIT_SEED} sequence. */
+    private static Partition stratifiedSplit(List<Integer> ys, int classes) {
         List<List<Integer>> byClass = new ArrayList<>();
-        for (int c = 0; c < info.classes(); c++) {
+        for (int c = 0; c < classes; c++) {
             byClass.add(new ArrayList<>());
         }
         for (int i = 0; i < ys.size(); i++) {
@@ -127,11 +149,23 @@ public final class Datasets {
         Collections.shuffle(train, random);
         Collections.shuffle(validation, random);
         Collections.shuffle(test, random);
-        float[] mean = new float[features];
-        float[] scale = new float[features];
-        if (name.equals("digits")) {
+        return new Partition(train, validation, test);
+    }
+
+    /** Each feature becomes {@code (x - mean) / scale}. */
+    private record Scaling(float[] mean, float[] scale) {
+
+        /** Digits' pixel values 0-16 divided by 16. */
+        static Scaling pixels(int features) {
+            float[] scale = new float[features];
             Arrays.fill(scale, 16f);
-        } else {
+            return new Scaling(new float[features], scale);
+        }
+
+        /** Mean and standard deviation of the training rows only, so nothing of validation or test leaks in. */
+        static Scaling standardise(List<float[]> xs, List<Integer> train, int features) {
+            float[] mean = new float[features];
+            float[] scale = new float[features];
             for (int f = 0; f < features; f++) {
                 double sum = 0;
                 double sq = 0;
@@ -146,22 +180,21 @@ public final class Datasets {
                 mean[f] = (float) m;
                 scale[f] = sd > 1e-12 ? (float) sd : 1f;
             }
+            return new Scaling(mean, scale);
         }
-        return new Loaded(info, List.copyOf(classNames), split(xs, ys, train, mean, scale),
-                split(xs, ys, validation, mean, scale), split(xs, ys, test, mean, scale));
     }
 
-    private static Split split(List<float[]> xs, List<Integer> ys, List<Integer> rows, float[] mean, float[] scale) {
+    private static Split split(Rows all, List<Integer> rows, Scaling scaling) {
         float[][] x = new float[rows.size()][];
         int[] y = new int[rows.size()];
         for (int r = 0; r < rows.size(); r++) {
-            float[] src = xs.get(rows.get(r));
+            float[] src = all.xs().get(rows.get(r));
             float[] dst = new float[src.length];
             for (int f = 0; f < src.length; f++) {
-                dst[f] = (src[f] - mean[f]) / scale[f];
+                dst[f] = (src[f] - scaling.mean()[f]) / scaling.scale()[f];
             }
             x[r] = dst;
-            y[r] = ys.get(rows.get(r));
+            y[r] = all.ys().get(rows.get(r));
         }
         return new Split(x, y);
     }

@@ -257,7 +257,8 @@ public class JobTuner {
         String key = spec.modelKey();
         List<RunnerProfile.Run> runs = history.profile().runs(key);
         RealTrainingTuner.Result r = realTuner.tune(new RealTrainingTuner.Spec(key, spec.optimizer(), spec.learningRate(),
-                        spec.batchSize(), spec.epochs(), spec.target() == null ? null : spec.target().value()),
+                        spec.batchSize(), spec.epochs(), spec.target() == null ? null : spec.target().metric(),
+                        spec.target() == null ? null : spec.target().value()),
                 new RealTrainingTuner.Bounds(o.enabled(), o.minBatchSize(), o.maxBatchSize()), runs);
         List<TuningChange> changes = new ArrayList<>();
         for (io.gantry.scheduling.tuning.TuningChange c : r.changes()) {

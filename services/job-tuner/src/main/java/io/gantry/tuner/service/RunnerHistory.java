@@ -3,6 +3,7 @@ package io.gantry.tuner.service;
 import io.gantry.events.JobResult;
 import io.gantry.events.JobTuned;
 import io.gantry.events.TrainingSpec;
+import io.gantry.events.TrainingTarget;
 import io.gantry.scheduling.tuning.RunnerProfile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,9 +21,10 @@ import java.util.Map;
  * {@code gantry.jobs.lifecycle}. Nothing is stored by the tuner itself: after a restart it is rebuilt from the topics
  * ({@code TunerRecovery}), and a result read twice is kept once (job id and attempt).
  *
- * <p>A {@code JobResult} names the model, batch size and learning rate but not the optimiser or dataset; those come
- * from the job's own {@code JobTuned} (remembered for the {@value #REMEMBERED_JOBS} newest training jobs), else are
- * unknown. A resumed attempt's wall time covers only that attempt while its {@code epochsRun} counts them all: it is
+ * <p>A {@code JobResult} names the model, optimiser, target, batch size and learning rate. The dataset, and the
+ * optimiser and target of a result written before it named them, come from the job's own {@code JobTuned}
+ * (remembered for the {@value #REMEMBERED_JOBS} newest training jobs), else are unknown; a run whose optimiser or
+ * target is unknown counts for right-sizing only, never for epochs to a target. A resumed attempt's wall time covers only that attempt while its {@code epochsRun} counts them all: it is
  * kept for right-sizing (peak RSS, CPU) but not for the time profile.
  */
 public final class RunnerHistory {
@@ -86,10 +88,13 @@ public final class RunnerHistory {
         synchronized (specs) {
             spec = specs.get(r.jobId());
         }
+        String optimizer = r.optimizer() != null ? r.optimizer() : spec == null ? "" : spec.optimizer();
+        TrainingTarget target = r.optimizer() != null ? r.target() : spec == null ? null : spec.target();
         boolean whole = r.attempt() == 1;
         return profile.add(new RunnerProfile.Run(r.jobId() + "#" + r.attempt(), r.modelKey(),
-                spec == null ? "" : spec.dataset(), spec == null ? "" : spec.optimizer(), r.batchSize(),
-                r.learningRate(), whole ? r.epochsRun() : 0, whole ? r.targetReachedEpoch() : null, r.wallSeconds(),
-                r.meanSamplesPerSecond(), r.peakRssBytes(), r.cpuSeconds()));
+                spec == null ? "" : spec.dataset(), optimizer, target == null ? "" : target.metric(),
+                target == null ? null : target.value(), r.batchSize(), r.learningRate(), whole ? r.epochsRun() : 0,
+                whole ? r.targetReachedEpoch() : null, r.wallSeconds(), r.meanSamplesPerSecond(), r.peakRssBytes(),
+                r.cpuSeconds()));
     }
 }

@@ -88,5 +88,15 @@ public interface DispatcherConfig {
          */
         @WithDefault("gantry-datasets")
         String datasetsClaim();
+
+        /**
+         * The training pods' {@code securityContext.fsGroup}: Kubernetes makes their volumes (the checkpoint claim)
+         * group-owned and group-writable by it and adds it to the container's groups, so the runner image's non-root
+         * user (uid 185) can write checkpoints on a claim whose root directory belongs to root. The default is that
+         * user's own id, as the services' pods use. Negative: unset, for a cluster whose admission assigns one itself
+         * (e.g. OpenShift's restricted SCC).
+         */
+        @WithDefault("185")
+        long fsGroup();
     }
 }

@@ -25,6 +25,9 @@ import java.util.Map;
  *       {@code jobs/<job>}: the same for every attempt of the job, so a preempted job resumes from its last
  *       checkpoint;</li>
  *   <li>the datasets from the claim {@code training.datasets-claim}, read-only at {@value #DATASETS_DIR};</li>
+ *   <li>the pod's {@code securityContext.fsGroup} {@code training.fs-group} (default 185, the runner image's user), so
+ *       the non-root runner can write to the checkpoint claim; the volume's ownership is changed only when its root
+ *       does not match ({@code fsGroupChangePolicy: OnRootMismatch}), not on every start of every attempt;</li>
  *   <li>the runner's options as arguments (the image's entrypoint runs the runner): {@code --spec}, {@code --job-id},
  *       {@code --user}, {@code --attempt}, {@code --checkpoint-dir}, {@code --bootstrap}, {@code --topic},
  *       {@code --datasets}; {@code OMP_NUM_THREADS=1};</li>
@@ -74,7 +77,7 @@ public final class TrainingPods {
         // One thread: on shared cores PyTorch's default thread pool is many times slower (job-runner/README.md).
         env.add(new EnvVar("OMP_NUM_THREADS", "1", null));
         long cores = Math.max(1, (job.perTask().cpuMilli() + 999) / 1000);
-        return new PodBuilder(base)
+        PodBuilder pod = new PodBuilder(base)
                 .editSpec()
                     .editFirstContainer()
                         .withImage(t.image())
@@ -95,8 +98,12 @@ public final class TrainingPods {
                         .withClaimName(t.checkpointClaim()).endPersistentVolumeClaim().endVolume()
                     .addNewVolume().withName(DATASETS_VOLUME).withNewPersistentVolumeClaim()
                         .withClaimName(t.datasetsClaim()).withReadOnly(true).endPersistentVolumeClaim().endVolume()
-                .endSpec()
-                .build();
+                .endSpec();
+        if (t.fsGroup() >= 0) {
+            pod.editSpec().editOrNewSecurityContext().withFsGroup(t.fsGroup()).withFsGroupChangePolicy("OnRootMismatch")
+                    .endSecurityContext().endSpec();
+        }
+        return pod.build();
     }
 
     /**

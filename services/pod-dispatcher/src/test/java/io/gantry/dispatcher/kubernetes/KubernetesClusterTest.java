@@ -203,6 +203,8 @@ class KubernetesClusterTest {
         var specVolume = pod.getSpec().getVolumes().stream().filter(v -> v.getConfigMap() != null).findFirst()
                 .orElseThrow();
         assertEquals("train-1-0-spec", specVolume.getConfigMap().getName());
+        assertEquals(185L, pod.getSpec().getSecurityContext().getFsGroup(),
+                "the checkpoint claim is writable by the runner's non-root user");
 
         var configMap = client.configMaps().inNamespace(JOBS_NS).withName("train-1-0-spec").get();
         assertNotNull(configMap, "the spec's ConfigMap");
@@ -488,6 +490,10 @@ class KubernetesClusterTest {
 
                     public String datasetsClaim() {
                         return "gantry-datasets";
+                    }
+
+                    public long fsGroup() {
+                        return 185;
                     }
                 };
             }

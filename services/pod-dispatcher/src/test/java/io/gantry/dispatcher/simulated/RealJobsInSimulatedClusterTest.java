@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.dispatcher.RealRunner;
 import io.gantry.dispatcher.cluster.BindOutcome;
 import io.gantry.dispatcher.cluster.JobEvents;
 import io.gantry.dispatcher.config.RealJobsConfig;
@@ -26,7 +27,6 @@ import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,12 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Real jobs in the simulated cluster with the real job-runner (no broker: these runs end before they report; the
  * cluster's own events are collected): a bad spec fails with the runner's reason and frees the node; a runner that
  * outgrows its memory request is killed, failed with the memory it needed, and submitted once more with that much.
- * Completion through the broker is {@code RealJobsPipelineTest}'s (system-tests).
+ * Completion through the broker, the memory retry's included, is {@code MemoryRetryPipelineTest}'s and
+ * {@code RealJobsPipelineTest}'s (system-tests).
  */
 class RealJobsInSimulatedClusterTest {
-
-    private static final Path ROOT = Path.of(System.getProperty("gantry.root", "../..")).toAbsolutePath().normalize();
-    private static final Path RUNNER = ROOT.resolve("job-runner/target/job-runner-0.1.0-SNAPSHOT.jar");
 
     record Settings(Optional<String> runnerJar, OptionalInt maxConcurrent, Optional<String> workDir, String datasetsDir,
                     Duration runTimeout, String javaOpts, Duration specWait) implements RealJobsConfig {
@@ -57,16 +55,9 @@ class RealJobsInSimulatedClusterTest {
 
     @BeforeEach
     void cluster() {
-        if (!Files.exists(RUNNER)) {
-            String why = RUNNER + " is missing: build job-runner first (./mvnw -B -DskipTests package -pl job-runner -am)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException(why);
-            }
-            Assumptions.abort(why);
-        }
-        Path datasets = Path.of(System.getProperty("gantry.shared.dir", ROOT.resolve("../shared").toString()), "datasets");
-        RealJobProcesses processes = new RealJobProcesses(new Settings(Optional.of(RUNNER.toString()), OptionalInt.of(1),
-                Optional.of(tmp.toString()), datasets.toString(), Duration.ofMinutes(5), "-Xmx256m -XX:+UseSerialGC",
+        Path runner = RealRunner.requireJar();
+        RealJobProcesses processes = new RealJobProcesses(new Settings(Optional.of(runner.toString()), OptionalInt.of(1),
+                Optional.of(tmp.toString()), RealRunner.datasets().toString(), Duration.ofMinutes(5), "-Xmx256m -XX:+UseSerialGC",
                 Duration.ofSeconds(1)), "localhost:1", tmp);
         TrainingSpecSource source = new TrainingSpecSource() {
             @Override
