@@ -178,10 +178,13 @@ final class Training implements AutoCloseable {
                     targetReachedEpoch = epochsDone;
                 }
             }
-            Status atEnd = status();
+            double epochTrainLoss = currentEpochLoss();
             stepInEpoch = 0;
             epochLossSum = 0;
             epochSamples = 0;
+            // Taken after the step counter is reset: before, epochsDone was already counted and stepInEpoch still
+            // stood at stepsPerEpoch, so every epoch end reported one epoch too many (2/12 after the first).
+            Status atEnd = status(epochTrainLoss);
             writeCheckpoint();
             listener.progress(atEnd, true);
         }
@@ -189,9 +192,17 @@ final class Training implements AutoCloseable {
     }
 
     private Status status() {
-        return new Status(epochsDone, stepInEpoch, stepsPerEpoch, globalStep, spec.epochs(),
-                epochSamples == 0 ? Double.NaN : epochLossSum / epochSamples, validationLoss, validationAccuracy,
-                testAccuracy, targetReachedEpoch, samplesThisAttempt, trainingSeconds);
+        return status(currentEpochLoss());
+    }
+
+    private Status status(double epochTrainLoss) {
+        return new Status(epochsDone, stepInEpoch, stepsPerEpoch, globalStep, spec.epochs(), epochTrainLoss,
+                validationLoss, validationAccuracy, testAccuracy, targetReachedEpoch, samplesThisAttempt,
+                trainingSeconds);
+    }
+
+    private double currentEpochLoss() {
+        return epochSamples == 0 ? Double.NaN : epochLossSum / epochSamples;
     }
 
     /** The training rows of epoch {@code e} in their order: a shuffle seeded by (seed, e). */

@@ -119,9 +119,16 @@ class TrainingTest {
         assertEquals("adam", result.optimizer(), "the tuner keys epochs to target on optimizer and target");
         assertEquals(new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.95), result.target());
         int lastEpoch = 0;
+        double lastProgress = 0;
         for (LifecycleEvent e : events.subList(0, events.size() - 1)) {
             JobProgress p = (JobProgress) e;
             assertTrue(p.epoch() >= lastEpoch, "in order");
+            // An epoch's end must not report the next epoch as done too (the studio's curves zigzagged when it did):
+            // after `epoch` whole epochs of 15, progress lies in [epoch/15, (epoch+1)/15).
+            assertTrue(p.progress() >= p.epoch() / 15.0 && p.progress() < (p.epoch() + 1) / 15.0,
+                    "progress " + p.progress() + " at epoch " + p.epoch() + " of 15");
+            assertTrue(p.progress() >= lastProgress, "progress never goes back: " + lastProgress + " then " + p.progress());
+            lastProgress = p.progress();
             assertTrue(p.epoch() <= lastEpoch + 1, "no epoch without progress");
             lastEpoch = p.epoch();
             assertTrue(p.progress() >= 0 && p.progress() <= 1);
