@@ -4,6 +4,7 @@ import io.gantry.events.JobResult;
 import io.gantry.events.JobTuned;
 import io.gantry.events.TrainingSpec;
 import io.gantry.scheduling.tuning.RunnerProfile;
+import io.gantry.tuner.mapping.Tuning;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -86,10 +87,6 @@ public final class RunnerHistory {
         synchronized (specs) {
             spec = specs.get(r.jobId());
         }
-        boolean whole = r.attempt() == 1;
-        return profile.add(new RunnerProfile.Run(r.jobId() + "#" + r.attempt(), r.modelKey(),
-                spec == null ? "" : spec.dataset(), spec == null ? "" : spec.optimizer(), r.batchSize(),
-                r.learningRate(), whole ? r.epochsRun() : 0, whole ? r.targetReachedEpoch() : null, r.wallSeconds(),
-                r.meanSamplesPerSecond(), r.peakRssBytes(), r.cpuSeconds()));
+        return profile.add(Tuning.run(r, spec));
     }
 }
