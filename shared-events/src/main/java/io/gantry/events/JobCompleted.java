@@ -32,10 +32,7 @@ public record JobCompleted(
 
     @Override
     public void checkBody(Violations v) {
-        v.jobId("jobId", jobId);
-        v.userIfPresent("user", user);
-        v.atMost("nodes", nodes, Limits.MAX_TASKS);
-        v.perTaskIfPresent("perTask", perTask);
+        v.endedStint(jobId, user, nodes, perTask);
         v.finiteSeconds("runtimeS", runtimeS);
     }
 }

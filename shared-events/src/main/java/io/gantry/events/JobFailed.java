@@ -28,10 +28,7 @@ public record JobFailed(
 
     @Override
     public void checkBody(Violations v) {
-        v.jobId("jobId", jobId);
-        v.userIfPresent("user", user);
-        v.atMost("nodes", nodes, Limits.MAX_TASKS);
-        v.perTaskIfPresent("perTask", perTask);
+        v.endedStint(jobId, user, nodes, perTask);
         v.notBlank("reason", reason);
     }
 }

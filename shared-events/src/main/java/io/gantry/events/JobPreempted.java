@@ -35,10 +35,7 @@ public record JobPreempted(
 
     @Override
     public void checkBody(Violations v) {
-        v.jobId("jobId", jobId);
-        v.userIfPresent("user", user);
-        v.atMost("nodes", nodes, Limits.MAX_TASKS);
-        v.perTaskIfPresent("perTask", perTask);
+        v.endedStint(jobId, user, nodes, perTask);
         v.notBlank("reason", reason);
         v.atLeast("attempt", attempt, 1);
         v.finiteSeconds("ranS", ranS);

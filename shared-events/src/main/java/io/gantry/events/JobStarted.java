@@ -34,11 +34,7 @@ public record JobStarted(
 
     @Override
     public void checkBody(Violations v) {
-        v.jobId("jobId", jobId);
-        v.userIfPresent("user", user);
-        v.notEmpty("nodes", nodes);
-        v.atMost("nodes", nodes, Limits.MAX_TASKS);
-        v.perTask("perTask", perTask);
+        v.placedStint(jobId, user, nodes, perTask);
         v.atLeast("attempt", attempt, 1);
     }
 }

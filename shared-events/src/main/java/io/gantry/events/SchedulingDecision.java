@@ -51,11 +51,7 @@ public record SchedulingDecision(
 
     @Override
     public void checkBody(Violations v) {
-        v.jobId("jobId", jobId);
-        v.userIfPresent("user", user);
-        v.notEmpty("nodes", nodes);
-        v.atMost("nodes", nodes, Limits.MAX_TASKS);
-        v.perTask("perTask", perTask);
+        v.placedStint(jobId, user, nodes, perTask);
         v.durationIfPresent("durationS", durationS);
         v.present("submittedAt", submittedAt);
         v.notBlank("policy", policy);

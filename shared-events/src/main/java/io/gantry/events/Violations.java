@@ -139,6 +139,29 @@ public final class Violations {
         }
     }
 
+    /**
+     * Where a stint ran, in the events that end one ({@code JobCompleted}, {@code JobFailed}, {@code JobPreempted}):
+     * the job, its user when named, and the nodes and per-task request when known.
+     */
+    public void endedStint(String jobId, String user, List<String> nodes, ResourceAmounts perTask) {
+        jobId("jobId", jobId);
+        userIfPresent("user", user);
+        atMost("nodes", nodes, Limits.MAX_TASKS);
+        perTaskIfPresent("perTask", perTask);
+    }
+
+    /**
+     * Where a stint is placed, in the events that start one ({@code SchedulingDecision}, {@code JobStarted}): the
+     * job, its user when named, at least one node and the per-task request.
+     */
+    public void placedStint(String jobId, String user, List<String> nodes, ResourceAmounts perTask) {
+        jobId("jobId", jobId);
+        userIfPresent("user", user);
+        notEmpty("nodes", nodes);
+        atMost("nodes", nodes, Limits.MAX_TASKS);
+        perTask("perTask", perTask);
+    }
+
     /** The reason never quotes the value: it may be huge or carry characters that do not belong in a header or log. */
     private static String nameProblem(String value, int max, String rule) {
         return value.length() > max ? "must be at most " + max + " characters, was " + value.length()

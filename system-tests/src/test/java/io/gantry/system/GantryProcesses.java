@@ -61,18 +61,25 @@ public final class GantryProcesses implements AutoCloseable {
 
     /** Starts every service with the given extra environment (e.g. the simulated cluster's size and speed). */
     public void startServices(Map<String, String> env) throws Exception {
-        for (String s : SERVICES) {
+        startServices(SERVICES, env);
+    }
+
+    /** Starts {@code services} side by side (with the broker already up), then waits until each is ready. */
+    public void startServices(List<String> services, Map<String, String> env) throws Exception {
+        for (String s : services) {
             ports.put(s, freePort());
         }
-        for (String s : SERVICES) {
+        for (String s : services) {
             Map<String, String> e = new LinkedHashMap<>(env);
             e.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
             e.put("GANTRY_DATA_DIR", work.resolve("data").toString());
-            e.put("GANTRY_INGEST_SOURCE_URL", "http://localhost:" + port("pod-dispatcher") + "/simulated-cluster/metrics");
+            if (services.contains("pod-dispatcher")) {
+                e.put("GANTRY_INGEST_SOURCE_URL", "http://localhost:" + port("pod-dispatcher") + "/simulated-cluster/metrics");
+            }
             serviceEnv.put(s, e);
             startService(s);
         }
-        for (String s : SERVICES) {
+        for (String s : services) {
             awaitReady(s);
         }
     }

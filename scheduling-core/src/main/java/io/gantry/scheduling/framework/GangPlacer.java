@@ -135,8 +135,34 @@ public final class GangPlacer {
         if (tasks > 1 && slotsFor(t) < tasks) {
             return null;
         }
+        return placeFrom(job, new int[tasks], 0);
+    }
+
+    /**
+     * Places the gang with as many tasks as fit on node {@code anchor} (locality for gangs), the rest by the scorer,
+     * all or nothing; null (and nothing charged) unless the anchor passes the filters, one task fits on it and the
+     * whole gang fits in the pool.
+     */
+    public List<String> placeAnchored(JobRequest job, int anchor) {
+        Resources t = job.perTask();
+        int tasks = job.tasks();
+        if (slots(anchor, t) < 1 || slotsFor(t) < tasks || !passesFilters(job, view(anchor))) {
+            return null;
+        }
         int[] chosen = new int[tasks];
-        for (int k = 0; k < tasks; k++) {
+        int k = 0;
+        while (k < tasks && slots(anchor, t) >= 1) {
+            charge(anchor, t);
+            chosen[k++] = anchor;
+        }
+        return placeFrom(job, chosen, k);
+    }
+
+    /** Places tasks {@code from..} of the gang, each on the best-scored node that passes the filters; all or nothing. */
+    private List<String> placeFrom(JobRequest job, int[] chosen, int from) {
+        Resources t = job.perTask();
+        int tasks = chosen.length;
+        for (int k = from; k < tasks; k++) {
             int best = -1;
             double bestScore = Double.NEGATIVE_INFINITY;
             for (int i = 0; i < names.length; i++) {
@@ -171,8 +197,44 @@ public final class GangPlacer {
         return out;
     }
 
+    /** Nodes, indexed 0..size−1 in the order they were given. */
+    public int size() {
+        return names.length;
+    }
+
+    public String name(int i) {
+        return names[i];
+    }
+
+    public Resources capacity(int i) {
+        return capacity[i];
+    }
+
+    /** What node i has free as charged so far. */
+    public Resources free(int i) {
+        return new Resources(freeGpu[i], freeCpu[i], freeMem[i]);
+    }
+
+    /** Tasks on node i, counting the ones placed (and not those released) this round. */
+    public int runningTasks(int i) {
+        return running[i];
+    }
+
+    /** GPU milli free over every node. */
+    public long freeGpuTotal() {
+        long sum = 0;
+        for (long g : freeGpu) {
+            sum += g;
+        }
+        return sum;
+    }
+
+    public boolean hasNode(String node) {
+        return indexOf(node, false) >= 0;
+    }
+
     private NodeView view(int i) {
-        return new NodeView(names[i], capacity[i], new Resources(freeGpu[i], freeCpu[i], freeMem[i]), running[i]);
+        return new NodeView(names[i], capacity[i], free(i), running[i]);
     }
 
     private boolean passesFilters(JobRequest job, NodeView view) {
@@ -185,16 +247,22 @@ public final class GangPlacer {
     }
 
     /** How many tasks of this size fit in the free pool, counting every node. */
-    private long slotsFor(Resources t) {
+    public long slotsFor(Resources t) {
         long slots = 0;
         for (int i = 0; i < names.length; i++) {
-            slots += Math.min(per(freeGpu[i], t.gpuMilli()), Math.min(per(freeCpu[i], t.cpuMilli()), per(freeMem[i], t.memoryMib())));
+            slots += slots(i, t);
         }
         return slots;
     }
 
+    /** How many tasks of this size fit on node i as it stands (filters aside). */
+    public long slots(int i, Resources t) {
+        return Math.min(per(freeGpu[i], t.gpuMilli()), Math.min(per(freeCpu[i], t.cpuMilli()), per(freeMem[i], t.memoryMib())));
+    }
+
+    // Integer.MAX_VALUE for a dimension not asked for: summed over any cluster it cannot overflow a long.
     private static long per(long free, long need) {
-        return need == 0 ? Long.MAX_VALUE / 4 : free / need;
+        return need == 0 ? Integer.MAX_VALUE : free / need;
     }
 
     private void charge(int i, Resources t) {
@@ -212,6 +280,10 @@ public final class GangPlacer {
     }
 
     private int indexOf(String node) {
+        return indexOf(node, true);
+    }
+
+    private int indexOf(String node, boolean mustExist) {
         if (indexByName == null) {
             indexByName = new HashMap<>(names.length * 2);
             for (int k = 0; k < names.length; k++) {
@@ -222,7 +294,10 @@ public final class GangPlacer {
         if (i != null) {
             return i;
         }
-        throw new IllegalArgumentException("unknown node " + node);
+        if (mustExist) {
+            throw new IllegalArgumentException("unknown node " + node);
+        }
+        return -1;
     }
 
     private void recomputeMaxFree() {

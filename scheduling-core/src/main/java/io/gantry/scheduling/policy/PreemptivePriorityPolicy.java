@@ -7,6 +7,7 @@ import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.framework.VictimChooser;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
@@ -31,6 +32,8 @@ import java.util.Set;
 public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
 
     static final int MAX_PREEMPTION_ATTEMPTS = 32;
+    /** The baselines model preemption as free (see above). */
+    private static final VictimChooser FREE_PREEMPTION = new VictimChooser(0);
 
     private final String name;
     private final NodeScorer scorer;
@@ -74,14 +77,16 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         queue.addAll(pending);
         Resources smallest = GangPlacer.smallestRequest(ctx.pending());
         // Victims are tried least urgent first.
-        List<Keyed<RunningJob>> victims = new ArrayList<>(ctx.running().size());
+        List<Keyed<RunningJob>> keyed = new ArrayList<>(ctx.running().size());
         for (RunningJob r : ctx.running()) {
             if (!r.preemptible()) {
                 continue; // room that is taken, not ours to free
             }
-            victims.add(new Keyed<>(r, r.job(), urgency(r.job(), r.attainedGpuSecondsAt(ctx.now()), ctx)));
+            keyed.add(new Keyed<>(r, r.job(), urgency(r.job(), r.attainedGpuSecondsAt(ctx.now()), ctx)));
         }
-        victims.sort(mostUrgentFirst.reversed());
+        keyed.sort(mostUrgentFirst.reversed());
+        List<VictimChooser.Candidate> victims = new ArrayList<>(keyed.size());
+        keyed.forEach(k -> victims.add(new VictimChooser.Candidate(k.item(), k.key())));
 
         GangPlacer placer = new GangPlacer(ctx.cluster().nodes(), List.of(), scorer);
         List<Placement> placements = new ArrayList<>();
@@ -100,7 +105,7 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
             List<String> nodes = placer.place(p.job());
             if (nodes == null && attempts < MAX_PREEMPTION_ATTEMPTS && hasLessUrgent(victims, preemptedIds, p.key())) {
                 attempts++;
-                nodes = placeByPreempting(ctx, p, victims, preemptedIds, preempted, placer);
+                nodes = placeByPreempting(p, victims, preemptedIds, preempted, placer);
             }
             if (nodes != null) {
                 placements.add(new Placement(p.job().id(), nodes));
@@ -110,53 +115,45 @@ public abstract class PreemptivePriorityPolicy implements SchedulingPolicy {
         }
         queue.forEach(k -> stillPending.add(k.job()));
         List<RunningJob> stillRunning = new ArrayList<>();
-        for (Keyed<RunningJob> v : victims) {
-            if (!preemptedIds.contains(v.job().id())) {
-                stillRunning.add(v.item());
+        for (VictimChooser.Candidate v : victims) {
+            if (!preemptedIds.contains(v.id())) {
+                stillRunning.add(v.running());
             }
         }
         return new Decision(placements, preempted, nextWake(ctx, stillRunning, stillPending));
     }
 
-    private static boolean hasLessUrgent(List<Keyed<RunningJob>> victims, Set<String> gone, double key) {
-        for (Keyed<RunningJob> v : victims) {
-            if (v.key() <= key) {
+    private static boolean hasLessUrgent(List<VictimChooser.Candidate> victims, Set<String> gone, double key) {
+        for (VictimChooser.Candidate v : victims) {
+            if (v.urgency() <= key) {
                 return false; // sorted least urgent first: nothing further down is less urgent
             }
-            if (!gone.contains(v.job().id())) {
+            if (!gone.contains(v.id())) {
                 return true;
             }
         }
         return false;
     }
 
-    /**
-     * Frees room by stopping less urgent jobs one at a time on a trial copy of the placer; commits only
-     * if the job then fits, so a failed attempt changes nothing.
-     */
-    private List<String> placeByPreempting(SchedulingContext ctx, Keyed<JobRequest> p, List<Keyed<RunningJob>> victims,
+    /** Stops less urgent jobs (the shared {@link VictimChooser}) until the job can be placed; commits only then. */
+    private List<String> placeByPreempting(Keyed<JobRequest> p, List<VictimChooser.Candidate> victims,
                                            Set<String> preemptedIds, List<String> preempted, GangPlacer placer) {
-        GangPlacer trial = placer.copy();
-        List<String> chosen = new ArrayList<>();
-        for (Keyed<RunningJob> v : victims) {
-            if (v.key() <= p.key()) {
-                break;
+        List<List<String>> placed = new ArrayList<>(1);
+        VictimChooser.Plan plan = FREE_PREEMPTION.choose(placer, victims, preemptedIds, p.job(), p.key(), trial -> {
+            List<String> nodes = trial.mightFit(p.job()) ? trial.place(p.job()) : null;
+            if (nodes != null) {
+                placed.add(nodes);
             }
-            if (preemptedIds.contains(v.job().id())) {
-                continue;
-            }
-            trial.release(v.item().nodes(), v.job().perTask());
-            chosen.add(v.job().id());
-            if (trial.mightFit(p.job())) {
-                List<String> nodes = trial.place(p.job());
-                if (nodes != null) {
-                    placer.adopt(trial);
-                    preemptedIds.addAll(chosen);
-                    preempted.addAll(chosen);
-                    return nodes;
-                }
-            }
+            return nodes != null;
+        });
+        if (plan == null) {
+            return null;
         }
-        return null;
+        placer.adopt(plan.trial());
+        for (VictimChooser.Candidate v : plan.victims()) {
+            preemptedIds.add(v.id());
+            preempted.add(v.id());
+        }
+        return placed.get(0);
     }
 }

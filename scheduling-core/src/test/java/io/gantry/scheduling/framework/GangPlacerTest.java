@@ -65,4 +65,16 @@ class GangPlacerTest {
         assertEquals(List.of("b"), p.place(job("next", 1, 8)), "adopted: big holds a");
         assertFalse(p.mightFit(job("more", 1, 8)));
     }
+
+    @Test
+    void anAnchoredGangFillsItsAnchorFirstAndPlacesTheRestByScore() {
+        GangPlacer p = new GangPlacer(cluster().nodes(), List.of(), NodeScorer.LEAST_ALLOCATED);
+        // Anchor c (index 2, 4 GPUs free) holds two 2-GPU tasks; LeastAllocated sends the third to b, not a.
+        assertEquals(List.of("c", "c", "b"), p.placeAnchored(job("g", 3, 2), 2));
+        assertEquals(0, p.free(2).gpuMilli());
+        assertEquals(6000, p.free(1).gpuMilli());
+        assertNull(p.placeAnchored(job("none-on-c", 1, 1), 2), "nothing fits on a full anchor");
+        assertNull(p.placeAnchored(job("too-big", 3, 4), 0), "a has 2 GPUs free: no 4-GPU task anchors there");
+        assertEquals(1, p.slotsFor(Resources.ofGpus(4, 4, 16)), "failed anchorings charged nothing: only b holds one");
+    }
 }

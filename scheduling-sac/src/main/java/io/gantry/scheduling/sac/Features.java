@@ -1,5 +1,7 @@
 package io.gantry.scheduling.sac;
 
+import io.gantry.scheduling.framework.GangPlacer;
+import io.gantry.scheduling.framework.VictimChooser;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
@@ -112,7 +114,7 @@ public final class Features {
         return -priorWeight * Math.log1p(urgencyGpuS / 60.0) + AGE_WEIGHT * Math.log1p(Math.max(0, waitedS) / 60.0);
     }
 
-    private record Offered(JobRequest job, double urgency, List<TentativeCluster.Victim> victims) {
+    private record Offered(JobRequest job, double urgency, List<VictimChooser.Candidate> victims) {
     }
 
     /** Candidates for the jobs of {@code pending} (arrival order) on the cluster as tentatively charged so far. */
@@ -121,11 +123,10 @@ public final class Features {
         List<Offered> window = window(pending, cluster, reps);
 
         double clusterGpu = 0;
-        double allocatedGpu = 0;
         for (int i = 0; i < cluster.size(); i++) {
-            clusterGpu += cluster.capGpu[i];
-            allocatedGpu += cluster.capGpu[i] - cluster.freeGpu[i];
+            clusterGpu += cluster.nodes().capacity(i).gpuMilli();
         }
+        double allocatedGpu = clusterGpu - cluster.nodes().freeGpuTotal();
         double queuedGpu = 0;
         for (JobRequest j : pending) {
             queuedGpu += j.total().gpuMilli();
@@ -166,7 +167,7 @@ public final class Features {
                 TentativeCluster after = cluster.without(o.victims());
                 int anchor = after.mostAllocatedAnchor(job);
                 double stoppedGpus = 0;
-                for (TentativeCluster.Victim v : o.victims()) {
+                for (VictimChooser.Candidate v : o.victims()) {
                     stoppedGpus += v.gpus();
                 }
                 rows.add(row(now, o, attained, urgencyRank[w], anchor, after, smallestGpu, global, stoppedGpus));
@@ -204,12 +205,15 @@ public final class Features {
         float[] f = new float[COUNT];
         double predicted = job.predictedDurationS();
         boolean hasPrediction = predicted >= 0;
+        GangPlacer n = c.nodes();
+        Resources cap = n.capacity(node);
+        Resources free = n.free(node);
         long onNode = Math.max(0, Math.min(job.tasks(), c.slots(node, t)));
         double freeAfter = c.meanFreeRatioAfter(node, t, onNode);
         f[1] = (float) ((jobPrior(o.urgency(), now - job.submitTime()) - freeAfter) / PRIOR_SCALE);
-        f[2] = (float) TentativeCluster.ratio(t.gpuMilli(), c.capGpu[node]);
-        f[3] = (float) TentativeCluster.ratio(t.cpuMilli(), c.capCpu[node]);
-        f[4] = (float) TentativeCluster.ratio(t.memoryMib(), c.capMem[node]);
+        f[2] = (float) TentativeCluster.ratio(t.gpuMilli(), cap.gpuMilli());
+        f[3] = (float) TentativeCluster.ratio(t.cpuMilli(), cap.cpuMilli());
+        f[4] = (float) TentativeCluster.ratio(t.memoryMib(), cap.memoryMib());
         f[5] = (float) (Math.log(job.tasks()) / Math.log(2) / 4);
         f[6] = hasPrediction ? (float) (Math.log1p(predicted) / LN_1E6) : 0f;
         f[7] = hasPrediction ? 1f : 0f;
@@ -218,14 +222,14 @@ public final class Features {
         f[10] = (float) urgencyRank;
         f[11] = (float) (Math.log1p(Math.max(0, now - job.submitTime())) / LN_1E6);
         f[12] = (float) Math.tanh(job.priority() / 100.0);
-        f[13] = (float) TentativeCluster.ratio(c.freeGpu[node], c.capGpu[node]);
-        f[14] = (float) TentativeCluster.ratio(c.freeCpu[node], c.capCpu[node]);
-        f[15] = (float) TentativeCluster.ratio(c.freeMem[node], c.capMem[node]);
-        f[16] = (float) Math.min(1.0, c.running[node] / 16.0);
+        f[13] = (float) TentativeCluster.ratio(free.gpuMilli(), cap.gpuMilli());
+        f[14] = (float) TentativeCluster.ratio(free.cpuMilli(), cap.cpuMilli());
+        f[15] = (float) TentativeCluster.ratio(free.memoryMib(), cap.memoryMib());
+        f[16] = (float) Math.min(1.0, n.runningTasks(node) / 16.0);
         f[17] = (float) freeAfter;
-        long gpuLeft = c.freeGpu[node] - onNode * t.gpuMilli();
+        long gpuLeft = free.gpuMilli() - onNode * t.gpuMilli();
         // A GPU remainder too small for any job in sight is capacity the placement strands.
-        f[18] = gpuLeft > 0 && gpuLeft < smallestGpu ? (float) TentativeCluster.ratio(gpuLeft, c.capGpu[node]) : 0f;
+        f[18] = gpuLeft > 0 && gpuLeft < smallestGpu ? (float) TentativeCluster.ratio(gpuLeft, cap.gpuMilli()) : 0f;
         f[19] = (float) onNode / job.tasks();
         f[NEEDS_PREEMPTION_INDEX] = o.victims().isEmpty() ? 0f : 1f;
         f[21] = (float) Math.min(1.0, stoppedGpus / Math.max(1.0, job.gpus()) / 4);
@@ -241,8 +245,10 @@ public final class Features {
         int[] cls = new int[c.size()];
         for (int i = 0; i < c.size(); i++) {
             final int node = i;
-            cls[i] = first.computeIfAbsent(new Key(c.capGpu[i], c.capCpu[i], c.capMem[i], c.freeGpu[i], c.freeCpu[i],
-                    c.freeMem[i], c.running[i]), k -> node);
+            Resources cap = c.nodes().capacity(i);
+            Resources free = c.nodes().free(i);
+            cls[i] = first.computeIfAbsent(new Key(cap.gpuMilli(), cap.cpuMilli(), cap.memoryMib(), free.gpuMilli(),
+                    free.cpuMilli(), free.memoryMib(), c.nodes().runningTasks(i)), k -> node);
         }
         return cls;
     }
@@ -270,7 +276,7 @@ public final class Features {
                 ids.add(j.id());
             } else if (preempt && trials < MAX_PREEMPTION_TRIALS) {
                 trials++;
-                List<TentativeCluster.Victim> victims = c.victimsFor(j, urgency[order[k]]);
+                List<VictimChooser.Candidate> victims = c.victimsFor(j, urgency[order[k]]);
                 if (victims != null && !victims.isEmpty()) {
                     chosen.add(new Offered(j, urgency[order[k]], victims));
                     ids.add(j.id());

@@ -4,6 +4,7 @@ import io.gantry.scheduling.framework.Decision;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.framework.VictimChooser;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.policy.KubeDefaultPolicy;
 import java.io.IOException;
@@ -137,13 +138,13 @@ public final class SacPolicy implements SchedulingPolicy {
             String jobId = s.jobIds()[a];
             JobRequest job = pending.stream().filter(j -> j.id().equals(jobId)).findFirst().orElseThrow();
             if (s.features()[a * Features.COUNT + Features.NEEDS_PREEMPTION_INDEX] > 0) {
-                List<TentativeCluster.Victim> victims = cluster.victimsFor(job,
+                List<VictimChooser.Candidate> victims = cluster.victimsFor(job,
                         Features.priorUrgencyGpuS(job, cluster.attainedGpuS(job)));
                 if (victims == null || victims.isEmpty()) {
                     throw new IllegalStateException("the actor chose to start " + jobId + " by preemption, but no"
                             + " running job can make room for it: the candidate set is inconsistent");
                 }
-                for (TentativeCluster.Victim v : victims) {
+                for (VictimChooser.Candidate v : victims) {
                     cluster.release(v);
                     preempted.add(v.id());
                 }

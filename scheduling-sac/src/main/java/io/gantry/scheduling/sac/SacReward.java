@@ -95,7 +95,8 @@ public final class SacReward {
         double sum = 0;
         double sq = 0;
         for (int i = 0; i < n; i++) {
-            double a = TentativeCluster.ratio(c.capGpu[i] - c.freeGpu[i], c.capGpu[i]);
+            long capGpu = c.nodes().capacity(i).gpuMilli();
+            double a = TentativeCluster.ratio(capGpu - c.nodes().free(i).gpuMilli(), capGpu);
             sum += a;
             sq += a * a;
         }

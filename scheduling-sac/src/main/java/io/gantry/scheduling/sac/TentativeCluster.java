@@ -1,20 +1,22 @@
 package io.gantry.scheduling.sac;
 
+import io.gantry.scheduling.framework.GangPlacer;
+import io.gantry.scheduling.framework.NodeScorer;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
+import io.gantry.scheduling.framework.VictimChooser;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
-import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The free resources of every node during one SAC round, charged as the agent places jobs one after
- * another so each decision sees the previous ones, and released when it stops a running job to make room.
- * The real cluster is never touched. Arrays, since this is read for every candidate of every decision.
+ * One SAC round's view of the cluster: the core's {@link GangPlacer} charged as the agent places jobs one after
+ * another, so each decision sees the previous ones, and released when the core's {@link VictimChooser} stops a
+ * running job to make room. The real cluster is never touched.
  *
  * <p>Besides the nodes it holds what a round knows about jobs: the running jobs that may be stopped (with
  * their prior urgency, {@link Features#priorUrgencyGpuS}), the service pending jobs received before they
@@ -23,24 +25,19 @@ import java.util.Map;
  */
 final class TentativeCluster {
 
-    /** A running job that could be stopped: where its tasks are and how urgent it is now. */
-    record Victim(String id, Resources perTask, int[] nodes, double gpus, double urgencyGpuS) {
-    }
+    /**
+     * Where SAC places the rest of a gang after its anchor: the node left emptiest (kube-scheduler's LeastAllocated),
+     * as the mean over GPU, CPU and memory with a missing dimension counted as 0 (what the policy was trained with).
+     */
+    static final NodeScorer LEAST_ALLOCATED = (job, node) ->
+            meanFreeRatioAfter(node.capacity(), node.free(), job.perTask(), 1);
 
-    final String[] names;
-    final long[] capGpu;
-    final long[] capCpu;
-    final long[] capMem;
-    final long[] freeGpu;
-    final long[] freeCpu;
-    final long[] freeMem;
-    final int[] running;
+    private final GangPlacer nodes;
     /** Running jobs, least urgent first; ones stopped this round are dropped. */
-    private final List<Victim> victims;
+    private final List<VictimChooser.Candidate> victims;
     private final Map<String, Double> pendingAttainedGpuS;
     private final boolean mayPreempt;
-    /** Seconds a stopped job needs again when it resumes: a victim must be less urgent by at least that, per GPU. */
-    private final double restartCostS;
+    private final VictimChooser chooser;
 
     /** A cluster as it stands, with no running jobs known and so nothing to stop. */
     TentativeCluster(ClusterState cluster) {
@@ -57,74 +54,40 @@ final class TentativeCluster {
 
     private TentativeCluster(ClusterState cluster, List<RunningJob> runningJobs, Map<String, Double> pendingAttained,
                              double now, boolean mayPreempt, double restartCostS) {
-        List<NodeState> nodes = cluster.nodes();
-        int n = nodes.size();
-        names = new String[n];
-        capGpu = new long[n];
-        capCpu = new long[n];
-        capMem = new long[n];
-        freeGpu = new long[n];
-        freeCpu = new long[n];
-        freeMem = new long[n];
-        running = new int[n];
-        Map<String, Integer> index = new HashMap<>(n * 2);
-        for (int i = 0; i < n; i++) {
-            NodeState s = nodes.get(i);
-            Resources cap = s.capacity();
-            Resources free = s.free();
-            names[i] = s.name();
-            index.put(s.name(), i);
-            capGpu[i] = cap.gpuMilli();
-            capCpu[i] = cap.cpuMilli();
-            capMem[i] = cap.memoryMib();
-            freeGpu[i] = free.gpuMilli();
-            freeCpu[i] = free.cpuMilli();
-            freeMem[i] = free.memoryMib();
-            running[i] = s.runningTasks();
-        }
+        this.nodes = new GangPlacer(cluster.nodes(), List.of(), LEAST_ALLOCATED);
         this.pendingAttainedGpuS = pendingAttained;
         this.mayPreempt = mayPreempt;
-        this.restartCostS = restartCostS;
-        List<Victim> v = new ArrayList<>();
+        this.chooser = new VictimChooser(restartCostS);
+        List<VictimChooser.Candidate> v = new ArrayList<>();
         if (mayPreempt) {
             for (RunningJob r : runningJobs) {
-                int[] on = new int[r.nodes().size()];
-                boolean known = true;
-                for (int k = 0; k < on.length; k++) {
-                    Integer i = index.get(r.nodes().get(k));
-                    known &= i != null;
-                    on[k] = i == null ? -1 : i;
-                }
                 // A job on a node the scheduler no longer sees (cordoned), or submitted as not preemptible, is not
                 // ours to stop.
-                if (known && r.preemptible()) {
-                    v.add(new Victim(r.job().id(), r.job().perTask(), on, r.job().gpus(),
-                            Features.priorUrgencyGpuS(r.job(), r.attainedGpuSecondsAt(now))));
+                if (r.preemptible() && r.nodes().stream().allMatch(nodes::hasNode)) {
+                    v.add(new VictimChooser.Candidate(r, Features.priorUrgencyGpuS(r.job(), r.attainedGpuSecondsAt(now))));
                 }
             }
-            v.sort((a, b) -> a.urgencyGpuS() != b.urgencyGpuS() ? Double.compare(b.urgencyGpuS(), a.urgencyGpuS())
+            v.sort((a, b) -> a.urgency() != b.urgency() ? Double.compare(b.urgency(), a.urgency())
                     : a.id().compareTo(b.id()));
         }
         this.victims = v;
     }
 
     private TentativeCluster(TentativeCluster o) {
-        names = o.names;
-        capGpu = o.capGpu;
-        capCpu = o.capCpu;
-        capMem = o.capMem;
-        freeGpu = o.freeGpu.clone();
-        freeCpu = o.freeCpu.clone();
-        freeMem = o.freeMem.clone();
-        running = o.running.clone();
+        nodes = o.nodes.copy();
         victims = new ArrayList<>(o.victims);
         pendingAttainedGpuS = o.pendingAttainedGpuS;
         mayPreempt = o.mayPreempt;
-        restartCostS = o.restartCostS;
+        chooser = o.chooser;
+    }
+
+    /** The nodes as charged so far (read them, do not place on them: {@link #place} does). */
+    GangPlacer nodes() {
+        return nodes;
     }
 
     int size() {
-        return names.length;
+        return nodes.size();
     }
 
     /** GPU-seconds a pending job received before it was preempted (0 for a job that never ran). */
@@ -138,11 +101,7 @@ final class TentativeCluster {
 
     /** How many tasks of size {@code t} fit on node i as it stands. */
     long slots(int i, Resources t) {
-        return Math.min(per(freeGpu[i], t.gpuMilli()), Math.min(per(freeCpu[i], t.cpuMilli()), per(freeMem[i], t.memoryMib())));
-    }
-
-    private static long per(long free, long need) {
-        return need == 0 ? Integer.MAX_VALUE : free / need;
+        return nodes.slots(i, t);
     }
 
     /** True when node i can hold at least one task and the whole gang fits somewhere, so anchoring the job on i can succeed. */
@@ -151,29 +110,23 @@ final class TentativeCluster {
     }
 
     long clusterSlots(Resources t) {
-        long s = 0;
-        for (int i = 0; i < names.length; i++) {
-            s += slots(i, t);
-        }
-        return s;
+        return nodes.slotsFor(t);
     }
 
     int totalRunningTasks() {
         int r = 0;
-        for (int x : running) {
-            r += x;
+        for (int i = 0; i < nodes.size(); i++) {
+            r += nodes.runningTasks(i);
         }
         return r;
     }
 
     /**
-     * The running jobs to stop so that {@code job} (of prior urgency {@code urgencyGpuS}) can start: strictly
-     * less urgent ones only, least urgent first, one at a time until the gang fits, as the preemptive baselines
-     * do. With a restart cost a victim must be less urgent by more than the GPU-seconds it would lose
-     * ({@code restartCostS} × its GPUs): stopping it for less would cost more service than it saves (SRPT with a
-     * switching cost). Empty when it already fits; null when stopping every such job would not make room.
+     * The running jobs to stop so that {@code job} (of prior urgency {@code urgencyGpuS}) can start, as the core's
+     * {@link VictimChooser} picks them for every preemptive policy: until the gang fits in the pool (SAC then picks
+     * its anchor). Empty when it already fits; null when stopping every eligible job would not make room.
      */
-    List<Victim> victimsFor(JobRequest job, double urgencyGpuS) {
+    List<VictimChooser.Candidate> victimsFor(JobRequest job, double urgencyGpuS) {
         Resources t = job.perTask();
         if (clusterSlots(t) >= job.tasks()) {
             return List.of();
@@ -181,55 +134,21 @@ final class TentativeCluster {
         if (!mayPreempt) {
             return null;
         }
-        double freeable = 0;
-        for (int i = 0; i < names.length; i++) {
-            freeable += freeGpu[i];
-        }
-        for (Victim v : victims) {
-            if (worthStopping(v, urgencyGpuS)) {
-                freeable += v.gpus() * 1000;
-            }
-        }
-        if (freeable < job.total().gpuMilli()) {
-            return null;
-        }
-        TentativeCluster trial = new TentativeCluster(this);
-        List<Victim> chosen = new ArrayList<>();
-        for (Victim v : victims) {
-            if (v.urgencyGpuS() <= urgencyGpuS) {
-                break; // least urgent first: none after this one is less urgent than the job
-            }
-            if (!worthStopping(v, urgencyGpuS)) {
-                continue;
-            }
-            trial.release(v);
-            chosen.add(v);
-            if (trial.clusterSlots(t) >= job.tasks()) {
-                return chosen;
-            }
-        }
-        return null;
-    }
-
-    private boolean worthStopping(Victim v, double urgencyGpuS) {
-        return v.urgencyGpuS() > urgencyGpuS + restartCostS * v.gpus();
+        VictimChooser.Plan plan = chooser.choose(nodes, victims, Set.of(), job, urgencyGpuS,
+                trial -> trial.slotsFor(t) >= job.tasks());
+        return plan == null ? null : plan.victims();
     }
 
     /** A copy with {@code stop} released: what the cluster would look like after those preemptions. */
-    TentativeCluster without(List<Victim> stop) {
+    TentativeCluster without(List<VictimChooser.Candidate> stop) {
         TentativeCluster c = new TentativeCluster(this);
         stop.forEach(c::release);
         return c;
     }
 
     /** Releases a running job's resources for the rest of the round; it is no longer a victim. */
-    void release(Victim v) {
-        for (int i : v.nodes()) {
-            freeGpu[i] += v.perTask().gpuMilli();
-            freeCpu[i] += v.perTask().cpuMilli();
-            freeMem[i] += v.perTask().memoryMib();
-            running[i]--;
-        }
+    void release(VictimChooser.Candidate v) {
+        nodes.release(v.running().nodes(), v.running().job().perTask());
         victims.remove(v);
     }
 
@@ -238,7 +157,7 @@ final class TentativeCluster {
         long slots = clusterSlots(job.perTask());
         int best = -1;
         double bestFree = Double.POSITIVE_INFINITY;
-        for (int i = 0; i < names.length; i++) {
+        for (int i = 0; i < nodes.size(); i++) {
             if (canAnchor(job, i, slots)) {
                 double free = meanFreeRatioAfter(i, job.perTask(), 1);
                 if (free < bestFree) {
@@ -251,53 +170,26 @@ final class TentativeCluster {
     }
 
     /**
-     * Places the gang with as many tasks as fit on the anchor node (locality for gangs), the rest one by one
-     * on the node left emptiest (kube-scheduler's LeastAllocated), charging the free pool. Returns the node of
-     * each task, or null (and changes nothing) when the gang does not fit.
+     * Places the gang with as many tasks as fit on the anchor node (locality for gangs), the rest one by one on the
+     * node left emptiest ({@link #LEAST_ALLOCATED}), charging the pool. Returns the node of each task, or null (and
+     * changes nothing) when the gang does not fit.
      */
     List<String> place(JobRequest job, int anchor) {
-        Resources t = job.perTask();
-        if (!canAnchor(job, anchor, clusterSlots(t))) {
-            return null;
-        }
-        List<String> out = new ArrayList<>(job.tasks());
-        while (out.size() < job.tasks() && slots(anchor, t) >= 1) {
-            charge(anchor, t);
-            out.add(names[anchor]);
-        }
-        while (out.size() < job.tasks()) {
-            int best = -1;
-            double bestFree = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < names.length; i++) {
-                if (slots(i, t) >= 1) {
-                    double free = meanFreeRatioAfter(i, t, 1);
-                    if (free > bestFree) {
-                        bestFree = free;
-                        best = i;
-                    }
-                }
-            }
-            // clusterSlots >= tasks guarantees a node for every task.
-            charge(best, t);
-            out.add(names[best]);
-        }
-        return out;
+        return nodes.placeAnchored(job, anchor);
     }
 
     /** Mean over GPU, CPU and memory of what node i would have free after {@code tasks} more tasks of size t, ÷ capacity. */
     double meanFreeRatioAfter(int i, Resources t, long tasks) {
-        return (ratio(freeGpu[i] - tasks * t.gpuMilli(), capGpu[i]) + ratio(freeCpu[i] - tasks * t.cpuMilli(), capCpu[i])
-                + ratio(freeMem[i] - tasks * t.memoryMib(), capMem[i])) / 3.0;
+        return meanFreeRatioAfter(nodes.capacity(i), nodes.free(i), t, tasks);
+    }
+
+    private static double meanFreeRatioAfter(Resources cap, Resources free, Resources t, long tasks) {
+        return (ratio(free.gpuMilli() - tasks * t.gpuMilli(), cap.gpuMilli())
+                + ratio(free.cpuMilli() - tasks * t.cpuMilli(), cap.cpuMilli())
+                + ratio(free.memoryMib() - tasks * t.memoryMib(), cap.memoryMib())) / 3.0;
     }
 
     static double ratio(long part, long whole) {
         return whole <= 0 ? 0 : (double) part / whole;
-    }
-
-    private void charge(int i, Resources t) {
-        freeGpu[i] -= t.gpuMilli();
-        freeCpu[i] -= t.cpuMilli();
-        freeMem[i] -= t.memoryMib();
-        running[i]++;
     }
 }

@@ -71,7 +71,7 @@ class SacAgentTest {
         for (int i = 0; i < s.waitIndex(); i++) {
             String id = s.jobIds()[i];
             JobRequest j = mixedQueue().stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
-            String node = view.names[s.nodes()[i]];
+            String node = view.nodes().name(s.nodes()[i]);
             boolean fits = cluster.node(node).fits(j.perTask());
             assertEquals(fits, s.mask()[i], j.id() + " on " + node);
             if (!fits) {

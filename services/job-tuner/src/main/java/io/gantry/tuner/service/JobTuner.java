@@ -16,6 +16,7 @@ import io.gantry.events.TuningChange;
 import io.gantry.events.TuningOptions;
 import io.gantry.events.Violation;
 import io.gantry.scheduling.trace.SharedTraces;
+import io.gantry.tuner.mapping.Tuning;
 import io.gantry.scheduling.tuning.RealTrainingTuner;
 import io.gantry.scheduling.tuning.RunnerProfile;
 import io.gantry.scheduling.tuning.TrainingTuner;
@@ -25,7 +26,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -195,22 +195,17 @@ public class JobTuner {
             return passThrough(job, o.enabled() ? untunable : NOT_TUNED, null);
         }
         int gpus = Math.toIntExact(Math.multiplyExact(job.tasks(), job.perTask().gpuMilli()) / 1000);
-        TrainingTuner.Request asSubmitted = new TrainingTuner.Request(job.model(), gpus, job.batchSize(), job.epochs(),
-                new TrainingTuner.Bounds(false, null, null, null));
+        TrainingTuner.Request asSubmitted = Tuning.request(job, gpus, null);
         // The "do not tune" path of the tuner predicts the submitted configuration without changing it.
         TrainingTuner.Result submitted = tuner.tune(asSubmitted);
         if (!o.enabled()) {
             return passThrough(job, NOT_TUNED, finite(submitted.predictedSeconds()));
         }
-        TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(job.model(), gpus, job.batchSize(), job.epochs(),
-                new TrainingTuner.Bounds(true, o.minBatchSize(), o.maxBatchSize(), o.maxGpus())));
+        TrainingTuner.Result r = tuner.tune(Tuning.request(job, gpus, o));
         if (!r.changed()) {
             return passThrough(job, r.summary(), finite(r.predictedSeconds()));
         }
-        List<TuningChange> changes = new ArrayList<>();
-        for (io.gantry.scheduling.tuning.TuningChange c : r.changes()) {
-            changes.add(new TuningChange(c.field(), c.from(), c.to(), c.reason()));
-        }
+        List<TuningChange> changes = Tuning.changes(r.changes());
         GangShape gang = GangShape.of(r.gpus(), job.perTask());
         if (gang.tasks() > Limits.MAX_TASKS) {
             return passThrough(job, String.format(Locale.ROOT, "not tuned: the best configuration found, %d GPUs, would be "
@@ -256,14 +251,8 @@ public class JobTuner {
         TuningOptions o = job.tuningOrDefault();
         String key = spec.modelKey();
         List<RunnerProfile.Run> runs = history.profile().runs(key);
-        RealTrainingTuner.Result r = realTuner.tune(new RealTrainingTuner.Spec(key, spec.optimizer(), spec.learningRate(),
-                        spec.batchSize(), spec.epochs(), spec.target() == null ? null : spec.target().metric(),
-                        spec.target() == null ? null : spec.target().value()),
-                new RealTrainingTuner.Bounds(o.enabled(), o.minBatchSize(), o.maxBatchSize()), runs);
-        List<TuningChange> changes = new ArrayList<>();
-        for (io.gantry.scheduling.tuning.TuningChange c : r.changes()) {
-            changes.add(new TuningChange(c.field(), c.from(), c.to(), c.reason()));
-        }
+        RealTrainingTuner.Result r = realTuner.tune(Tuning.spec(spec), Tuning.bounds(o), runs);
+        List<TuningChange> changes = Tuning.changes(r.changes());
         ResourceAmounts perTask = job.perTask();
         String summary = r.summary();
         if (o.enabled()) {

@@ -3,8 +3,8 @@ package io.gantry.tuner.service;
 import io.gantry.events.JobResult;
 import io.gantry.events.JobTuned;
 import io.gantry.events.TrainingSpec;
-import io.gantry.events.TrainingTarget;
 import io.gantry.scheduling.tuning.RunnerProfile;
+import io.gantry.tuner.mapping.Tuning;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -88,13 +88,6 @@ public final class RunnerHistory {
         synchronized (specs) {
             spec = specs.get(r.jobId());
         }
-        String optimizer = r.optimizer() != null ? r.optimizer() : spec == null ? "" : spec.optimizer();
-        TrainingTarget target = r.optimizer() != null ? r.target() : spec == null ? null : spec.target();
-        boolean whole = r.attempt() == 1;
-        return profile.add(new RunnerProfile.Run(r.jobId() + "#" + r.attempt(), r.modelKey(),
-                spec == null ? "" : spec.dataset(), optimizer, target == null ? "" : target.metric(),
-                target == null ? null : target.value(), r.batchSize(), r.learningRate(), whole ? r.epochsRun() : 0,
-                whole ? r.targetReachedEpoch() : null, r.wallSeconds(), r.meanSamplesPerSecond(), r.peakRssBytes(),
-                r.cpuSeconds()));
+        return profile.add(Tuning.run(r, spec));
     }
 }

@@ -2,6 +2,7 @@ package io.gantry.ingest.service;
 
 import io.gantry.events.JobProgress;
 import io.gantry.events.LifecycleEvent;
+import io.gantry.ingest.mapping.TrainingFigures;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,10 +1,9 @@
 package io.gantry.ingest.service;
 
-import io.gantry.events.Events;
-import io.gantry.events.GantryEvent;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.Violation;
 import io.gantry.ingest.config.IngestConfig;
+import io.gantry.ingest.mapping.NodeMetricsEvents;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -141,9 +140,7 @@ public class MetricsIngestor {
         Set<String> problems = new HashSet<>();
         Set<String> fresh = new HashSet<>();
         for (NodeReading r : reading.nodes()) {
-            NodeMetrics m = new NodeMetrics(Events.newId(), GantryEvent.SCHEMA_VERSION, now, r.node(), r.capacity(),
-                    r.allocated(), r.cpuUtilisation(), r.gpuUtilisation(), r.memoryUtilisation(), r.runningPods(),
-                    true, false, config.sourceName());
+            NodeMetrics m = NodeMetricsEvents.fresh(r, now, config.sourceName());
             var violations = m.violations();
             if (!violations.isEmpty()) {
                 String reason = violations.stream().map(Violation::toString).collect(Collectors.joining("; "));
@@ -196,9 +193,7 @@ public class MetricsIngestor {
                 continue;
             }
             NodeMetrics last = e.getValue().metrics();
-            sink.publish(new NodeMetrics(Events.newId(), GantryEvent.SCHEMA_VERSION, now, last.node(), last.capacity(),
-                    last.allocated(), last.cpuUtilisation(), last.gpuUtilisation(), last.memoryUtilisation(),
-                    last.runningPods(), last.schedulable(), true, last.source()));
+            sink.publish(NodeMetricsEvents.stale(last, now));
             published++;
         }
         return published;

@@ -1,11 +1,12 @@
 package io.gantry.dispatcher.rest;
 
+import static io.gantry.dispatcher.mapping.Amounts.amounts;
+
 import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.simulated.ClusterSnapshot;
 import io.gantry.dispatcher.simulated.PrometheusExposition;
 import io.gantry.dispatcher.simulated.SimulatedCluster;
 import io.gantry.events.ResourceAmounts;
-import io.gantry.scheduling.model.Resources;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -60,9 +61,5 @@ public class SimulatedClusterResource {
                 List.copyOf(new TreeSet<>(n.pods().stream().map(ClusterSnapshot.Pod::jobId).toList())))).toList();
         long micros = Math.round(s.simulatedEpochSeconds() * 1e6);
         return new ClusterView(Instant.EPOCH.plusNanos(micros * 1000), nodes);
-    }
-
-    private static ResourceAmounts amounts(Resources r) {
-        return new ResourceAmounts(r.gpuMilli(), r.cpuMilli(), r.memoryMib());
     }
 }

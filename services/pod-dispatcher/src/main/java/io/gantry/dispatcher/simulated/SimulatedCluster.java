@@ -8,13 +8,13 @@ import io.gantry.dispatcher.config.SimulatedClusterConfig;
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.dispatcher.messaging.TunedSpecReader;
 import io.gantry.dispatcher.kubernetes.ClusterAnnouncements;
+import io.gantry.dispatcher.mapping.Amounts;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
-import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.TrainingSpec;
 import io.gantry.scheduling.model.ClusterState;
@@ -157,8 +157,7 @@ public class SimulatedCluster implements ClusterBackend {
         if (!decided.markDecided(decision.jobId(), decision.attempt())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
         }
-        ResourceAmounts p = decision.perTask();
-        Resources perTask = new Resources(p.gpuMilli(), p.cpuMilli(), p.memoryMib());
+        Resources perTask = Amounts.resources(decision.perTask());
         BindOutcome.Refused refused = nodes.refusal(decision.nodes(), perTask);
         if (refused != null) {
             return refused;
@@ -331,8 +330,7 @@ public class SimulatedCluster implements ClusterBackend {
             Instant endedAt = stint.occurredAt().plusNanos(clock.wallNanosFor(durationS));
             return StintEvents.completedWhileDown(stint, endedAt, durationS);
         }
-        Resources perTask = new Resources(stint.perTask().gpuMilli(), stint.perTask().cpuMilli(),
-                stint.perTask().memoryMib());
+        Resources perTask = Amounts.resources(stint.perTask());
         if (!nodes.fits(stint.nodes(), perTask)) {
             return StintEvents.overlapped(stint, ranS);
         }

@@ -1,9 +1,8 @@
 package io.gantry.priority.service;
 
-import io.gantry.events.Events;
-import io.gantry.events.GantryEvent;
 import io.gantry.events.UserPriority;
 import io.gantry.priority.config.PriorityConfig;
+import io.gantry.priority.mapping.Priorities;
 import io.gantry.priority.persistence.JobRun;
 import io.gantry.priority.persistence.PriorityRecord;
 import io.gantry.priority.persistence.UsageInterval;
@@ -127,8 +126,7 @@ public class PriorityBook {
             if (last != null && Math.abs(last - a.priority()) < config.publishThreshold()) {
                 continue;
             }
-            UserPriority p = new UserPriority(Events.newId(), GantryEvent.SCHEMA_VERSION, at, a.tenant(),
-                    a.basePriority(), a.priority(), a.weight(), a.explanation());
+            UserPriority p = Priorities.published(at, a);
             out.add(p);
             history.add(record(p, a));
         }

@@ -1,12 +1,11 @@
 package io.gantry.scheduler.service;
 
-import io.gantry.scheduler.mapping.Amounts;
+import io.gantry.scheduler.mapping.JobRequests;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.scheduling.model.JobRequest;
-import io.gantry.scheduling.model.Resources;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -49,9 +48,7 @@ final class JobHistory {
         double ranBefore = ranBeforePreemption.getOrDefault(e.jobId(), 0.0);
         ranBeforePreemption.remove(e.jobId());
         if (job != null && e instanceof JobCompleted c) {
-            Resources perTask = Amounts.resources(job.perTask());
-            completed.addLast(new JobRequest(job.jobId(), job.user(), job.tasks(), perTask,
-                    clock.seconds(job.submittedAt()), 0, Double.NaN, ranBefore + c.runtimeS()));
+            completed.addLast(JobRequests.completed(job, clock.seconds(job.submittedAt()), ranBefore + c.runtimeS()));
             if (completed.size() > window) {
                 completed.removeFirst();
             }

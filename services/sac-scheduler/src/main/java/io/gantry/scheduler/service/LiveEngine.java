@@ -1,7 +1,5 @@
 package io.gantry.scheduler.service;
 
-import io.gantry.events.Events;
-import io.gantry.events.GantryEvent;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
@@ -12,6 +10,8 @@ import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.UserPriority;
 import io.gantry.scheduler.mapping.Amounts;
+import io.gantry.scheduler.mapping.Decisions;
+import io.gantry.scheduler.mapping.JobRequests;
 import io.gantry.scheduling.engine.Clock;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
@@ -20,7 +20,6 @@ import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.NodeState;
-import io.gantry.scheduling.model.Resources;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -143,11 +142,11 @@ public final class LiveEngine {
         if (m.stale()) {
             return false; // stale numbers say nothing new about capacity; keep what we know
         }
-        Resources capacity = Amounts.resources(m.capacity());
+        NodeSpec node = Decisions.node(m);
         boolean isNew = !cluster.hasNode(m.node());
-        boolean changed = isNew || !cluster.node(m.node()).capacity().equals(capacity);
+        boolean changed = isNew || !cluster.node(m.node()).capacity().equals(node.capacity());
         if (changed) {
-            cluster.upsertNode(new NodeSpec(m.node(), capacity));
+            cluster.upsertNode(node);
             if (isNew) {
                 reserveRestoredJobsOn(m.node());
             }
@@ -244,8 +243,8 @@ public final class LiveEngine {
     private RunningJob asRunningJob(String jobId, LiveStint r, SchedulingDecision d) {
         JobRequest job = r.job() != null
                 ? request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
-                : new JobRequest(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
-                        defaultPriority, Double.NaN, Double.NaN);
+                : JobRequests.decidedOnly(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
+                        defaultPriority);
         // A stint whose submission is gone cannot be queued again, so it may not be stopped either.
         boolean preemptible = r.job() != null && r.job().preemptible();
         return new RunningJob(job, r.nodes(), r.startedAt(), r.attainedGpuSBefore(), preemptible);
@@ -303,10 +302,8 @@ public final class LiveEngine {
             PendingJob p = pending.remove(started.job().id());
             running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
-            JobTuned j = p.job();
-            decisions.add(new SchedulingDecision(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
-                    started.nodes(), j.perTask(), p.remainingDurationS(), j.submittedAt(), policy,
-                    policyVersion, p.attempt(), stopsBefore(started.nodes(), stoppedNow)));
+            decisions.add(Decisions.started(now, p.job(), started.nodes(), p.remainingDurationS(), policy, policyVersion,
+                    p.attempt(), stopsBefore(started.nodes(), stoppedNow)));
         }
         return new SchedulingOutcome(decisions, rejections, stops);
     }
@@ -347,9 +344,7 @@ public final class LiveEngine {
             String reason = p == null ? null : UnfitJobs.whyNever(p, cluster); // null too when decided or gone since
             if (reason != null) {
                 removePending(jobId);
-                JobTuned j = p.job();
-                out.add(new JobRejected(Events.newId(), GantryEvent.SCHEMA_VERSION, now, j.jobId(), j.user(),
-                        "sac-scheduler", "perTask", reason));
+                out.add(Decisions.neverFits(now, p.job(), reason));
             }
         }
         uncheckedForFit.clear();

@@ -2,6 +2,7 @@ package io.gantry.scheduler.service;
 
 import io.gantry.events.JobTuned;
 import io.gantry.scheduler.mapping.Amounts;
+import io.gantry.scheduler.mapping.JobRequests;
 import io.gantry.scheduling.engine.Clock;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.Resources;
@@ -23,9 +24,7 @@ record PendingJob(JobTuned job, int attempt, double attainedGpuS, double ranS) {
 
     /** What the policy sees: submit time on the jobs' clock, no true duration (a live policy never knows it). */
     JobRequest toRequest(double priority, Clock clock) {
-        double predicted = job.predictedDurationS() == null ? Double.NaN : job.predictedDurationS();
-        return new JobRequest(job.jobId(), job.user(), job.tasks(), perTask(), clock.seconds(job.submittedAt()), priority,
-                predicted, Double.NaN);
+        return JobRequests.queued(job, clock.seconds(job.submittedAt()), priority);
     }
 
     /** What is left of the job's run (the simulated cluster runs it that long); null when its duration is unknown. */

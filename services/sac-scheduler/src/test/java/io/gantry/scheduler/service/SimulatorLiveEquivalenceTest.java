@@ -19,11 +19,8 @@ import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.sim.SimulationResult;
 import io.gantry.scheduling.sim.Simulator;
+import io.gantry.scheduling.trace.EquivalenceWindow;
 import io.gantry.scheduling.trace.NodeShape;
-import io.gantry.scheduling.trace.TraceFormat;
-import io.gantry.scheduling.trace.WorkloadShaper;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +28,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -49,23 +45,10 @@ class SimulatorLiveEquivalenceTest {
     private static final List<NodeSpec> NODES = NodeShape.ALIBABA_G2.nodes(4);
     private static final int JOBS = 300;
 
-    private static List<JobRequest> window() {
-        Path file = TraceFormat.PHILLY.defaultFile();
-        if (file == null || !Files.isRegularFile(file)) {
-            String why = "the Philly trace is not at " + file + " (set gantry.shared.dir)";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new AssertionError(why);
-            }
-            Assumptions.assumeTrue(false, why);
-        }
-        List<JobRequest> trace = TraceFormat.PHILLY.loader().load(file, NodeShape.ALIBABA_G2).jobs();
-        return WorkloadShaper.shape(trace, NODES, 1.3, JOBS, 11).jobs();
-    }
-
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"kube-default", "binpack", "drf", "tiresias", "sac"})
     void theLiveEngineDecidesExactlyAsTheSimulator(String policy) {
-        List<JobRequest> jobs = window();
+        List<JobRequest> jobs = EquivalenceWindow.philly(NODES, JOBS);
         List<String> simulated = new ArrayList<>();
         SimulationResult r = new Simulator(NODES, PolicyRegistry.create(policy), null)
                 .observedBy((now, started, stopped) -> record(simulated, now, started.stream()
