@@ -15,6 +15,9 @@ import java.util.function.BiFunction;
  * the simulator's run script passes ({@code --pod-popularity-threshold 95}); on the default list that drops every
  * 2-, 4- and 8-GPU shape (0.9% of the pods), FGD then stops keeping whole nodes free, and it allocates 89.6% instead of
  * the published 95.2% (bench/README.md, "Fidelity").
+ * <p>
+ * Gantry's: {@code gantry-frag} ({@link GantryFragScorer}: FGD with informed tie-breaks) and {@code fgd-learned}
+ * (FGD whose target workload is learned online from the arrivals, {@link ArrivalMix}: no pod list in advance).
  */
 public final class GpuSharePolicies {
 
@@ -29,6 +32,8 @@ public final class GpuSharePolicies {
         FACTORIES.put("fgd", (pods, seed) -> FgdScorer.paper(TargetWorkload.typicalPods(pods, 1.0)));
         FACTORIES.put("fgd-typical95", (pods, seed) -> new FgdScorer("fgd-typical95",
                 WorkloadSource.fixed(TargetWorkload.typicalPods(pods, 0.95)), true));
+        FACTORIES.put("gantry-frag", (pods, seed) -> new GantryFragScorer(TargetWorkload.typicalPods(pods, 1.0)));
+        FACTORIES.put("fgd-learned", (pods, seed) -> new FgdScorer("fgd-learned", new ArrivalMix(200), true));
     }
 
     private GpuSharePolicies() {
