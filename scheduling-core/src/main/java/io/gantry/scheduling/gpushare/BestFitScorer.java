@@ -7,14 +7,13 @@ package io.gantry.scheduling.gpushare;
  * with the GPU free being the node's total over its devices; the scores are then min-max rescaled to 0..100 with integer
  * arithmetic ({@code NormalizeScore}). The device is the best-fitting one.
  */
-public final class BestFitScorer implements GpuScorer {
+public final class BestFitScorer extends NodeStateScorer {
 
     static final double MAX_SPEC_CPU = 128_000;
     static final double MAX_SPEC_GPU = 8_000;
 
-    @Override
-    public String name() {
-        return "best-fit";
+    public BestFitScorer() {
+        super("best-fit");
     }
 
     @Override
@@ -41,15 +40,5 @@ public final class BestFitScorer implements GpuScorer {
         for (int i = 0; i < count; i++) {
             scores[i] = hi == lo ? 0 : (scores[i] - lo) * 100 / (hi - lo);
         }
-    }
-
-    @Override
-    public int[] devices(DeviceCluster c, int node, GpuPod pod) {
-        return DeviceChoice.bestFit(c.gpuFreeView(node), pod.shape());
-    }
-
-    @Override
-    public boolean cacheable() {
-        return true;
     }
 }

@@ -8,11 +8,10 @@ package io.gantry.scheduling.gpushare;
  * so the node whose free resources align least with the request scores highest, as in that simulator. The device is
  * the best-fitting one ({@code gpuSelMethod: best}).
  */
-public final class DotProductScorer implements GpuScorer {
+public final class DotProductScorer extends NodeStateScorer {
 
-    @Override
-    public String name() {
-        return "dot-product";
+    public DotProductScorer() {
+        super("dot-product");
     }
 
     @Override
@@ -21,15 +20,5 @@ public final class DotProductScorer implements GpuScorer {
         double dot = (c.cpuFree(node) / BestFitScorer.MAX_SPEC_CPU) * (s.cpuMilli() / BestFitScorer.MAX_SPEC_CPU)
                 + (c.gpuFreeOnNode(node) / BestFitScorer.MAX_SPEC_GPU) * (s.totalGpuMilli() / BestFitScorer.MAX_SPEC_GPU);
         return (long) (100 * (1 - dot / 2));
-    }
-
-    @Override
-    public int[] devices(DeviceCluster c, int node, GpuPod pod) {
-        return DeviceChoice.bestFit(c.gpuFreeView(node), pod.shape());
-    }
-
-    @Override
-    public boolean cacheable() {
-        return true;
     }
 }

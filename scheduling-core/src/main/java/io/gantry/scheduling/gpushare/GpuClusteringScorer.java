@@ -10,11 +10,10 @@ package io.gantry.scheduling.gpushare;
  * </ul>
  * a CPU-only pod scores 0 everywhere. The device is the best-fitting one.
  */
-public final class GpuClusteringScorer implements GpuScorer {
+public final class GpuClusteringScorer extends NodeStateScorer {
 
-    @Override
-    public String name() {
-        return "gpu-clustering";
+    public GpuClusteringScorer() {
+        super("gpu-clustering");
     }
 
     @Override
@@ -35,15 +34,5 @@ public final class GpuClusteringScorer implements GpuScorer {
             return used + (kinds == 1 ? 75 : 50);
         }
         return used + (kinds == 0 ? 25 : 0);
-    }
-
-    @Override
-    public int[] devices(DeviceCluster c, int node, GpuPod pod) {
-        return DeviceChoice.bestFit(c.gpuFreeView(node), pod.shape());
-    }
-
-    @Override
-    public boolean cacheable() {
-        return true;
     }
 }

@@ -10,11 +10,10 @@ package io.gantry.scheduling.gpushare;
  * The devices it would use are the fitting ones with the least free first. A CPU-only pod scores 0. The device is the
  * best-fitting one.
  */
-public final class GpuPackingScorer implements GpuScorer {
+public final class GpuPackingScorer extends NodeStateScorer {
 
-    @Override
-    public String name() {
-        return "gpu-packing";
+    public GpuPackingScorer() {
+        super("gpu-packing");
     }
 
     @Override
@@ -55,15 +54,5 @@ public final class GpuPackingScorer implements GpuScorer {
             return Math.max(50 - idleUsed, 33);
         }
         return Math.max(100 - freePercentOnUsed / 10, 50);
-    }
-
-    @Override
-    public int[] devices(DeviceCluster c, int node, GpuPod pod) {
-        return DeviceChoice.bestFit(c.gpuFreeView(node), pod.shape());
-    }
-
-    @Override
-    public boolean cacheable() {
-        return true;
     }
 }
