@@ -33,7 +33,7 @@ public final class GpuSharePolicies {
         FACTORIES.put("fgd-typical95", (pods, seed) -> new FgdScorer("fgd-typical95",
                 WorkloadSource.fixed(TargetWorkload.typicalPods(pods, 0.95)), true));
         FACTORIES.put("gantry-frag", (pods, seed) -> new GantryFragScorer(TargetWorkload.typicalPods(pods, 1.0)));
-        FACTORIES.put("fgd-learned", (pods, seed) -> new FgdScorer("fgd-learned", new ArrivalMix(200), true));
+        FACTORIES.put("fgd-learned", (pods, seed) -> new FgdScorer("fgd-learned", new ArrivalMix(2000), true));
     }
 
     private GpuSharePolicies() {
