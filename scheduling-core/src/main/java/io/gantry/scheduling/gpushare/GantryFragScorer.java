@@ -11,8 +11,9 @@ package io.gantry.scheduling.gpushare;
  *       gaps left behind are few and small (its device is still FGD's choice);</li>
  *   <li>a pod of whole GPUs keeps FGD's random tie-break.</li>
  * </ul>
- * Measured on the default list (bench/README.md, "GPU sharing"): a tenth of a point above FGD, not the 1 point the
- * issue asks; the README's analysis shows why the headroom is that small.
+ * Measured (bench/README.md, "GPU sharing"): 0.19 points above FGD on the default list, not the 1 point the issue
+ * asks (the README shows why the headroom there is that small); 1 to 2.7 points above it on the lists where most GPU
+ * pods share a device (gpushare60/80), a quarter are tied to models (gpuspec25) or CPU-only pods abound (cpu235).
  */
 public final class GantryFragScorer implements GpuScorer {
 
