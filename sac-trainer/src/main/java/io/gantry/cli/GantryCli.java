@@ -20,6 +20,7 @@ public final class GantryCli {
     static {
         // One line per command.
         COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand());
+        COMMANDS.put("bench-frag", new io.gantry.cli.benchfrag.BenchFragCommand());
         COMMANDS.put("replay", new io.gantry.cli.replay.ReplayCommand());
         COMMANDS.put("train", new io.gantry.cli.train.TrainCommand());
     }
