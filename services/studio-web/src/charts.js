@@ -1,0 +1,30 @@
+// Loss and accuracy curves with uPlot: train and validation on the same axes, x in epochs.
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+const SERIES = {
+  loss: [['train loss', 'trainLoss', '#2563eb'], ['validation loss', 'validationLoss', '#ea580c']],
+  accuracy: [['test accuracy (epoch ends)', 'accuracy', '#16a34a'], ['validation accuracy', 'validationAccuracy', '#ea580c']],
+};
+
+export function createChart(container, kind) {
+  const lines = SERIES[kind];
+  const plot = new uPlot({
+    width: Math.max(320, container.clientWidth || 480),
+    height: 240,
+    scales: { x: { time: false }, y: kind === 'accuracy' ? { range: [0, 1] } : { auto: true } },
+    axes: [{ label: 'epoch' }, { label: kind }],
+    series: [{ label: 'epoch' }, ...lines.map(([label, , stroke]) => ({ label, stroke, width: 2, spanGaps: true,
+      points: { show: true, size: 5 } }))],
+  }, [[], ...lines.map(() => [])], container);
+  new ResizeObserver(() => plot.setSize({ width: Math.max(320, container.clientWidth), height: 240 })).observe(container);
+  let updates = 0;
+  return {
+    /** Redraws from chart columns (model.chartSeries); the container counts its redraws and points for tests. */
+    update(series) {
+      plot.setData([series.x, ...lines.map(([, key]) => series[key])]);
+      container.dataset.points = String(series.x.length);
+      container.dataset.updates = String(++updates);
+    },
+  };
+}
