@@ -47,7 +47,8 @@ export function createCanvas(container, { onChange, onSelect }) {
     beforeAddCommand: (event, args) => !event.startsWith('cell:change') || UNDOABLE_CHANGES.has(args.key),
   });
   graph.use(history);
-  graph.use(new Selection({ enabled: true, multiple: false, showNodeSelectionBox: true }));
+  // The selection box must not catch the mouse: a press on a selected node's port still starts a connection.
+  graph.use(new Selection({ enabled: true, multiple: false, showNodeSelectionBox: true, pointerEvents: 'none' }));
 
   const layerIds = () => new Set(graph.getNodes().map((n) => n.id));
   const dnd = new Dnd({
@@ -118,7 +119,7 @@ export function createCanvas(container, { onChange, onSelect }) {
       graph.centerContent();
     },
     setParams(node, params) {
-      node.setData({ params }, { overwrite: true, deep: false });
+      node.setData({ ...node.getData(), params }, { overwrite: true });
     },
     /** Draws the validation's verdict on every node: its output shape, or its error in red. */
     showStatus(nodes, dataset) {
@@ -130,7 +131,7 @@ export function createCanvas(container, { onChange, onSelect }) {
             : `out ${formatShape(verdict.shape)}`;
         node.setAttrs({
           body: { stroke: COLORS[status], strokeWidth: status === 'error' ? 3 : 1.5 },
-          detail: { fill: COLORS[status], 'data-status': status, title: text,
+          detail: { fill: COLORS[status], 'data-status': status, 'data-message': text, title: text,
             textWrap: { text, width: NODE_WIDTH - 20, height: 36, ellipsis: true } },
         }, { silent: false });
       }
@@ -161,9 +162,9 @@ function nodeConfig(type, params, id) {
     attrs: {
       body: { refWidth: '100%', refHeight: '100%', rx: 8, ry: 8, fill: '#fff', stroke: COLORS.pending, strokeWidth: 1.5,
         'data-layer-type': type },
-      title: { refX: 12, refY: 20, fontSize: 14, fontWeight: 600, fill: '#0f172a', text: id ? `${type} · ${id}` : type,
+      title: { refX: 12, refY: 20, textAnchor: 'start', textVerticalAnchor: 'middle', fontSize: 14, fontWeight: 600, fill: '#0f172a', text: id ? `${type} · ${id}` : type,
         'data-role': 'title' },
-      detail: { refX: 12, refY: 42, fontSize: 12, fill: COLORS.pending, text: '…', 'data-role': 'detail',
+      detail: { refX: 12, refY: 36, textAnchor: 'start', textVerticalAnchor: 'top', fontSize: 12, fill: COLORS.pending, text: '…', 'data-role': 'detail',
         'data-status': 'pending' },
     },
     ports: { groups: { in: PORT('in'), out: PORT('out') }, items: ports },

@@ -9,10 +9,13 @@ const SERIES = {
 
 export function createChart(container, kind) {
   const lines = SERIES[kind];
+  let planned = 1;
   const plot = new uPlot({
     width: Math.max(320, container.clientWidth || 480),
     height: 240,
-    scales: { x: { time: false }, y: kind === 'accuracy' ? { range: [0, 1] } : { auto: true } },
+    // x from 0 to the planned epochs, so the curve grows to the right instead of stretching.
+    scales: { x: { time: false, range: (u, min, max) => [0, Math.max(max ?? 1, planned)] },
+      y: kind === 'accuracy' ? { range: [0, 1] } : { auto: true } },
     axes: [{ label: 'epoch' }, { label: kind }],
     series: [{ label: 'epoch' }, ...lines.map(([label, , stroke]) => ({ label, stroke, width: 2, spanGaps: true,
       points: { show: true, size: 5 } }))],
@@ -21,7 +24,8 @@ export function createChart(container, kind) {
   let updates = 0;
   return {
     /** Redraws from chart columns (model.chartSeries); the container counts its redraws and points for tests. */
-    update(series) {
+    update(series, plannedEpochs) {
+      planned = plannedEpochs || planned;
       plot.setData([series.x, ...lines.map(([, key]) => series[key])]);
       container.dataset.points = String(series.x.length);
       container.dataset.updates = String(++updates);

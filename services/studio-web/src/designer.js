@@ -6,7 +6,7 @@ import { el, show, toast } from './ui.js';
 
 const VALIDATE_DELAY_MS = 250;
 const PALETTE_GROUPS = [
-  ['Data', ['Input', 'Output']],
+  ['In and out', ['Input', 'Output']],
   ['Layers', ['Linear', 'Conv2d', 'MaxPool2d', 'AvgPool2d', 'Flatten', 'BatchNorm', 'Dropout']],
   ['Activations', ['ReLU', 'Tanh', 'Sigmoid', 'GELU']],
   ['Merge', ['Add', 'Concat']],
@@ -22,6 +22,7 @@ export function createDesigner(root, catalog, { onSubmitted }) {
   buildPalette();
   buildTemplates();
   buildRunForm();
+  canvas.graph.on('cell:removed', ({ cell }) => { if (cell.id === state.selected) select({}); });
   $('#undo').addEventListener('click', () => canvas.undo());
   $('#redo').addEventListener('click', () => canvas.redo());
   $('#clear').addEventListener('click', () => canvas.graph.clearCells());
@@ -35,6 +36,8 @@ export function createDesigner(root, catalog, { onSubmitted }) {
     if (e.key === 'Delete' || e.key === 'Backspace') canvas.graph.getSelectedCells().forEach((c) => c.remove());
   });
   scheduleValidation();
+  // The network as the server sees it, for the browser test and the devtools console.
+  window.gantryStudio = { model: () => canvas.toModelGraph() };
 
   function buildPalette() {
     const palette = $('#palette');
@@ -92,7 +95,7 @@ export function createDesigner(root, catalog, { onSubmitted }) {
   function showDataset() {
     const d = state.dataset;
     $('#dataset-info').textContent = `${d.name}: each sample is ${formatShape(d.inputShape)}, ${d.classes} classes, `
-      + `${d.samples} samples. The Input layer takes this shape; Output gets one unit per class.`;
+      + `${d.samples ?? 'unknown number of'} samples. The Input layer takes this shape; Output gets one unit per class.`;
   }
 
   function scheduleValidation() {
@@ -119,6 +122,7 @@ export function createDesigner(root, catalog, { onSubmitted }) {
       state.valid = result.valid;
       canvas.showStatus(result.nodes, state.dataset);
       showProblems(result, model);
+      if (state.selected) showVerdict(state.selected);
     } catch (err) {
       if (seq === state.seq) showProblems({ valid: false, nodes: {}, errors: [{ reason: err.message }] }, model);
     }
@@ -149,6 +153,7 @@ export function createDesigner(root, catalog, { onSubmitted }) {
 
   /** The side panel: the selected layer's parameters, or the selected connection. */
   function select({ node, edge }) {
+    state.selected = node?.id ?? null;
     const panel = $('#inspector');
     panel.replaceChildren();
     if (edge) {
@@ -165,16 +170,23 @@ export function createDesigner(root, catalog, { onSubmitted }) {
     }
     const { type, params } = node.getData();
     const spec = layers.get(type) ?? { params: [] };
-    const verdict = state.validation?.nodes?.[node.id];
-    panel.append(el('h3', {}, `${type} · ${node.id}`));
-    if (verdict?.shape) panel.append(el('p', {}, `Output shape: ${formatShape(verdict.shape)}`));
-    if (verdict?.error) panel.append(el('p', { class: 'error' }, verdict.error));
+    panel.append(el('h3', {}, `${type} · ${node.id}`), el('p', { id: 'inspector-verdict' }));
+    showVerdict(node.id);
     if (type === 'Input') panel.append(el('p', {}, `Takes the dataset's samples: ${state.dataset.name}, `
       + `${formatShape(state.dataset.inputShape)}.`));
     for (const p of spec.params) panel.append(paramField(node, p, params));
     const remove = el('button', { id: 'remove-node', class: 'danger' }, 'Delete layer');
     remove.addEventListener('click', () => { node.remove(); select({}); });
     panel.append(remove);
+  }
+
+  /** The selected layer's shape or error, kept current as validations come back. */
+  function showVerdict(nodeId) {
+    const box = $('#inspector-verdict');
+    const verdict = state.validation?.nodes?.[nodeId];
+    if (!box) return;
+    box.className = verdict?.error ? 'error' : '';
+    box.textContent = verdict?.error ?? (verdict?.shape ? `Output shape: ${formatShape(verdict.shape)}` : '');
   }
 
   function paramField(node, p, params) {

@@ -65,8 +65,8 @@ export function showRun(root, runId) {
 
   const redraw = () => {
     const series = chartSeries(progress, detail?.epochs);
-    loss.update(series);
-    accuracy.update(series);
+    loss.update(series, detail?.epochs);
+    accuracy.update(series, detail?.epochs);
     const last = progress[progress.length - 1];
     $('#stat-epoch').textContent = last?.epoch != null ? `${last.epoch} / ${detail?.epochs ?? '?'}` : '—';
     $('#stat-speed').textContent = last?.samplesPerSecond != null ? `${Math.round(last.samplesPerSecond)}` : '—';
