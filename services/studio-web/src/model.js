@@ -92,7 +92,6 @@ export function chartSeries(points, plannedEpochs) {
     x: xs,
     trainLoss: col('trainLoss'),
     validationLoss: col('validationLoss'),
-    accuracy: col('accuracy'),
     validationAccuracy: col('validationAccuracy'),
   };
 }

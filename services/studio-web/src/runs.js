@@ -94,7 +94,7 @@ export function showRun(root, runId) {
         if (fresh) { progress = []; fresh = false; }
         progress = [...progress, data];
         redraw();
-      } else if (event === 'state' || event === 'result') {
+      } else if (event === 'state' || event === 'result' || event === 'tuning') {
         refresh();
       }
     }, (err) => {
@@ -149,7 +149,9 @@ function resultView(r) {
       r.testLoss != null ? ` (test loss ${r.testLoss.toFixed(4)})` : '',
       r.targetReachedAtEpoch != null ? `; target reached at epoch ${r.targetReachedAtEpoch}` : ''),
     el('p', { id: 'resources' }, `Resources used: peak memory ${formatBytes(r.peakRssBytes)}, `
-      + `CPU time ${formatDuration(r.cpuSeconds)}.`)];
+      + `CPU time ${formatDuration(r.cpuSeconds)}, wall time ${formatDuration(r.wallSeconds)}`
+      + `${r.epochsRun != null ? `, ${r.epochsRun} epochs` : ''}`
+      + `${r.meanSamplesPerSecond != null ? `, ${Math.round(r.meanSamplesPerSecond)} samples/s on average` : ''}.`)];
   if (Array.isArray(r.confusionMatrix) && r.confusionMatrix.length) parts.push(confusionTable(r.confusionMatrix));
   return parts;
 }
