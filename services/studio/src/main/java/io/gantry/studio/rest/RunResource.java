@@ -83,7 +83,6 @@ public class RunResource {
     }
 
     private static OutboundSseEvent event(Sse sse, RunTracker.Update u) {
-        return sse.newEventBuilder().name(u.kind()).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                .data(RunViews.json(u.data())).build();
+        return sse.newEventBuilder().name(u.kind()).data(RunViews.json(u.data())).build();
     }
 }
