@@ -4,7 +4,7 @@ import { Dnd, Graph, History, Selection } from '@antv/x6';
 import { MERGE_LAYERS, formatShape, layout, nextLayerId, shortError } from './model.js';
 
 const NODE_WIDTH = 230;
-const NODE_HEIGHT = 74;
+const NODE_HEIGHT = 80;
 const COLORS = { ok: '#15803d', error: '#dc2626', pending: '#64748b' };
 // Only what the user changed is undoable; the shapes and errors drawn after each validation are not.
 const UNDOABLE_CHANGES = new Set(['position', 'data', 'source', 'target']);
@@ -132,7 +132,7 @@ export function createCanvas(container, { onChange, onSelect }) {
         node.setAttrs({
           body: { stroke: COLORS[status], strokeWidth: status === 'error' ? 3 : 1.5 },
           detail: { fill: COLORS[status], 'data-status': status, 'data-message': text, title: text,
-            textWrap: { text, width: NODE_WIDTH - 20, height: 36, ellipsis: true } },
+            textWrap: { text, width: NODE_WIDTH - 20, height: 42, ellipsis: true } },
         }, { silent: false });
       }
     },

@@ -55,10 +55,12 @@ async function refreshMe() {
     const p = me.priority;
     const u = me.usage;
     const num = (v, digits = 2) => (typeof v === 'number' ? v.toFixed(digits) : '—');
+    // A user priority-accounting has not seen yet (no job so far) has no standing: say so, keep the reason as a tip.
+    const unknown = el('span', { title: me.reason ?? '' }, 'not known yet');
     box.replaceChildren(el('b', {}, me.user), ' · priority ', el('span', { id: 'me-priority' },
-      p ? num(p.priority ?? p.value) : '—'), p?.weight != null ? ` (weight ${num(p.weight, 1)})` : '',
+      p ? num(p.priority ?? p.value) : unknown), p?.weight != null ? ` (weight ${num(p.weight, 1)})` : '',
     ' · used ', el('span', { id: 'me-usage' }, u ? `${num(u.gpuSeconds ?? u.decayedGpuSeconds, 0)} GPU-s, `
-      + `${num(u.cpuSeconds, 0)} CPU-s` : '—'), !p && me.reason ? el('small', { class: 'muted' }, ` (${me.reason})`) : '');
+      + `${num(u.cpuSeconds, 0)} CPU-s` : 'nothing yet'));
   } catch (err) {
     box.textContent = `Signed in as ${currentUser()} (${err.message})`;
   }

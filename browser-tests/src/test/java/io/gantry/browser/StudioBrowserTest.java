@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.By;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -37,6 +36,7 @@ class StudioBrowserTest {
                 throw new IllegalStateException(jar + " is missing: build first (./mvnw -B -DskipTests package)");
             }
         }
+        long t0 = System.nanoTime();
         try (GantryProcesses system = new GantryProcesses()) {
             system.startBroker();
             system.startServices(Map.of("GANTRY_SIMULATED_CLUSTER_NODES", "2",
@@ -47,6 +47,7 @@ class StudioBrowserTest {
                     "GANTRY_SCHEDULER_URL", "http://localhost:" + system.port("sac-scheduler"),
                     "GANTRY_PRIORITY_URL", "http://localhost:" + system.port("priority-accounting"),
                     "GANTRY_SHARED_DIR", SHARED.toString()));
+            System.out.printf("studio browser test: broker and six services up in %.0f s%n", (System.nanoTime() - t0) / 1e9);
             ChromeDriver driver = Chromium.start(Files.createTempDirectory("gantry-chromium"),
                     system.logs().resolve("chromedriver.log"));
             try {
@@ -112,8 +113,11 @@ class StudioBrowserTest {
 
         // 12 epochs without a target stop, so there are epochs enough to watch.
         page.fillRunForm("digits", 12, false);
+        long submitted = System.nanoTime();
         String runId = page.submit();
         watchTraining(page, runId);
+        System.out.printf("studio browser test: submitted to result on the page in %.0f s%n",
+                (System.nanoTime() - submitted) / 1e9);
     }
 
     private void watchTraining(StudioPage page, String runId) throws Exception {
@@ -135,19 +139,15 @@ class StudioBrowserTest {
         }
         assertEquals("COMPLETED", page.runState(), runId + " did not complete within 120 s");
         assertTrue(seen.size() >= 3, "the curve grew while it trained: point counts seen " + seen);
-        String accuracy = page.await(Duration.ofSeconds(10), d -> {
-            String text = page.find("#result").isDisplayed() ? d.findElements(
-                    By.id("test-accuracy")).stream().map(e -> e.getText()).findFirst().orElse("")
-                    : "";
-            return text.isEmpty() ? null : text;
-        });
+        String accuracy = page.await(Duration.ofSeconds(10), d -> (String) page.script(
+                "return document.getElementById('test-accuracy')?.textContent || null"));
         double testAccuracy = Double.parseDouble(accuracy);
         System.out.printf("studio run %s: test accuracy %s, the loss curve drew %s points as they came%n", runId,
                 accuracy, seen);
         assertTrue(testAccuracy >= 0.9, "test accuracy on the page: " + testAccuracy);
-        assertEquals(10, page.find("#confusion tbody").findElements(By.tagName("tr")).size(),
+        assertEquals(10L, page.script("return document.querySelectorAll('#confusion tbody tr').length"),
                 "a confusion matrix row per digit");
-        Path result = page.screenshot("4-result");
+        Path result = page.screenshotWhole("4-result");
         if (Boolean.getBoolean("gantry.updateScreenshot")) {
             Files.createDirectories(README_SCREENSHOT.getParent());
             Files.copy(result, README_SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);

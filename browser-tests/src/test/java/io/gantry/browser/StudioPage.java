@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
@@ -142,12 +143,30 @@ final class StudioPage {
         return file;
     }
 
+    /** A screenshot tall enough for the whole page (the run page's confusion matrix sits below the fold). */
+    Path screenshotWhole(String name) throws Exception {
+        Dimension before = driver.manage().window().getSize();
+        Number height = (Number) driver.executeScript("return document.documentElement.scrollHeight");
+        driver.manage().window().setSize(new Dimension(before.getWidth(),
+                before.getHeight() + Math.max(0, height.intValue() - viewportHeight())));
+        try {
+            return screenshot(name);
+        } finally {
+            driver.manage().window().setSize(before);
+        }
+    }
+
+    private int viewportHeight() {
+        return ((Number) driver.executeScript("return window.innerHeight")).intValue();
+    }
+
     <T> T await(Duration timeout, Function<WebDriver, T> condition) {
         return new WebDriverWait(driver, timeout, Duration.ofMillis(100)).until(condition);
     }
 
-    WebElement find(String css) {
-        return driver.findElement(By.cssSelector(css));
+    /** Runs a script in the page (one call reads a part the page may redraw at any moment). */
+    Object script(String js) {
+        return driver.executeScript(js);
     }
 
     private WebElement detail(String layer) {
