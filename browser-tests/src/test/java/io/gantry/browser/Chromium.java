@@ -34,14 +34,14 @@ final class Chromium {
         assumeTrue(installed, what + " not installed (apt-get install -y chromium chromium-driver): browser test skipped");
     }
 
-    /** A fresh headless browser with its own profile directory, 1600×1000, nothing phoning home. */
+    /** A fresh headless browser with its own profile directory, 1600×1200, nothing phoning home. */
     static ChromeDriver start(Path profile, Path driverLog) throws IOException {
         Files.createDirectories(profile);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(BROWSER.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1600,1000", "--user-data-dir=" + profile);
+                "--disable-dev-shm-usage", "--window-size=1600,1200", "--user-data-dir=" + profile);
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(DRIVER.toFile())
                 .usingAnyFreePort()

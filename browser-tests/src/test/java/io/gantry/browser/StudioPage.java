@@ -73,6 +73,12 @@ final class StudioPage {
         await(Duration.ofSeconds(5), d -> edgeCount() >= edges && hasEdge(from, to));
     }
 
+    /** Clicks an empty spot of the canvas: nothing selected. */
+    void deselect() {
+        Rectangle canvas = driver.findElement(By.id("canvas")).getRect();
+        new Actions(driver).moveToLocation(canvas.getX() + canvas.getWidth() - 40, canvas.getY() + 40).click().perform();
+    }
+
     /** Selects the layer and types a parameter in the side panel. */
     void setParam(String layer, String param, String value) {
         driver.findElement(By.cssSelector("g[data-cell-id='" + layer + "'] [data-role='title']")).click();
