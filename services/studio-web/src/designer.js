@@ -23,6 +23,8 @@ export function createDesigner(root, catalog, { onSubmitted }) {
   buildTemplates();
   buildRunForm();
   canvas.graph.on('cell:removed', ({ cell }) => { if (cell.id === state.selected) select({}); });
+  // After the undo or redo is complete (its cell events come before the stacks change).
+  canvas.graph.on('history:change', updateHistoryButtons);
   $('#undo').addEventListener('click', () => canvas.undo());
   $('#redo').addEventListener('click', () => canvas.redo());
   $('#clear').addEventListener('click', () => canvas.graph.clearCells());
@@ -102,9 +104,13 @@ export function createDesigner(root, catalog, { onSubmitted }) {
     clearTimeout(state.timer);
     state.valid = false;
     updateSubmit();
+    updateHistoryButtons();
+    state.timer = setTimeout(validate, VALIDATE_DELAY_MS);
+  }
+
+  function updateHistoryButtons() {
     $('#undo').disabled = !canvas.canUndo();
     $('#redo').disabled = !canvas.canRedo();
-    state.timer = setTimeout(validate, VALIDATE_DELAY_MS);
   }
 
   async function validate() {

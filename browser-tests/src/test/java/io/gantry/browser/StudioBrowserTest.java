@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -118,12 +119,37 @@ class StudioBrowserTest {
         long submitted = System.nanoTime();
         String runId = page.submit();
         watchTraining(page, runId);
+        afterTheRun(page, runId, List.of(in, conv1, pool1, conv2, pool2, flatten, linear, out));
         if (Boolean.getBoolean("gantry.updateScreenshot")) {
             Files.createDirectories(README_SCREENSHOT.getParent());
             Files.copy(designer, README_SCREENSHOT, StandardCopyOption.REPLACE_EXISTING);
         }
         System.out.printf("studio browser test: submitted to result on the page in %.0f s%n",
                 (System.nanoTime() - submitted) / 1e9);
+    }
+
+    /** The run in the user's list; the network taken away as code; a template, undone and redone. */
+    private void afterTheRun(StudioPage page, String runId, List<String> designed) {
+        page.go("#/jobs");
+        String row = page.await(Duration.ofSeconds(10), d -> (String) page.script("const r = document.querySelector("
+                + "'#jobs-table tr[data-run-id=\"" + runId + "\"] [data-state]'); return r ? r.dataset.state : null"));
+        assertEquals("COMPLETED", row, "the run in the job list");
+
+        page.go("#/design");
+        String pytorch = page.exportCode("pytorch");
+        assertTrue(pytorch.contains("nn.Module") && pytorch.contains("Conv2d"), "PyTorch export: " + pytorch);
+        String djl = page.exportCode("djl");
+        assertTrue(djl.contains("Block build()"), "DJL export: " + djl);
+
+        page.clickTemplate("lenet");
+        page.await(Duration.ofSeconds(10), d -> "valid".equals(page.validationStatus())
+                && !page.nodeIds().containsAll(designed));
+        Set<String> template = Set.copyOf(page.nodeIds());
+        page.click("#undo");
+        page.await(Duration.ofSeconds(5), d -> Set.copyOf(page.nodeIds()).equals(Set.copyOf(designed)));
+        page.click("#redo");
+        page.await(Duration.ofSeconds(5), d -> Set.copyOf(page.nodeIds()).equals(template));
+        page.await(Duration.ofSeconds(10), d -> "valid".equals(page.validationStatus()));
     }
 
     private void watchTraining(StudioPage page, String runId) throws Exception {

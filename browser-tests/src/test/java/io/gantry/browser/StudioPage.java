@@ -73,6 +73,31 @@ final class StudioPage {
         await(Duration.ofSeconds(5), d -> edgeCount() >= edges && hasEdge(from, to));
     }
 
+    /** Goes to one of the page's views by its hash (the page stays loaded, the designer keeps its network). */
+    void go(String hash) {
+        driver.executeScript("location.hash = arguments[0]", hash);
+    }
+
+    void click(String css) {
+        driver.findElement(By.cssSelector(css)).click();
+    }
+
+    void clickTemplate(String name) {
+        click("#templates [data-template='" + name + "']");
+    }
+
+    /** Presses an export button and returns the code the dialog shows, then closes it. */
+    String exportCode(String kind) {
+        click("#export-" + kind);
+        String code = await(Duration.ofSeconds(10), d -> {
+            List<WebElement> pre = d.findElements(By.id("export-" + kind + "-code"));
+            return pre.isEmpty() ? null : pre.get(0).getText();
+        });
+        click("dialog.modal .close");
+        await(Duration.ofSeconds(5), d -> d.findElements(By.cssSelector("dialog.modal")).isEmpty());
+        return code;
+    }
+
     /** Clicks an empty spot of the canvas: nothing selected. */
     void deselect() {
         Rectangle canvas = driver.findElement(By.id("canvas")).getRect();
