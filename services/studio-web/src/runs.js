@@ -98,7 +98,8 @@ export function showRun(root, runId) {
         refresh();
       }
     }, (err) => {
-      if (err && !stopped) setTimeout(follow, POLL_MS); // the stream broke: resubscribe (it replays the history)
+      // The stream broke: resubscribe (it replays the history), unless the server refused it (a 4xx says why).
+      if (err && !stopped && !(err.status >= 400 && err.status < 500)) setTimeout(follow, POLL_MS);
     });
   };
 
