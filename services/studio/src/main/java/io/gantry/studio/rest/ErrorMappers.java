@@ -35,17 +35,18 @@ public class ErrorMappers {
         return reason(Response.Status.CONFLICT, e.getMessage());
     }
 
-    /** Quarkus's JSON reader wraps what Jackson cannot read in a bare 400: answer it naming the field. */
-    @ServerExceptionMapper
-    public Response unreadableBody(WebApplicationException e) {
-        return e.getCause() instanceof JsonProcessingException j ? badJson(j) : e.getResponse();
-    }
-
-    @ServerExceptionMapper
-    public Response badJson(JsonProcessingException e) {
-        JsonBodyError err = JsonBodyError.of(e);
-        String reason = err.malformed() ? "is not valid JSON" + err.where() : "has the wrong type or format";
-        return badRequest(List.of(FieldError.of(err.field(), reason + ": " + err.message())));
+    /**
+     * A body Jackson cannot read (Quarkus's reader wraps its exception in a bare 400): 400 naming the field where it
+     * went wrong. Any other WebApplicationException keeps its own answer.
+     */
+    @ServerExceptionMapper({WebApplicationException.class, JsonProcessingException.class})
+    public Response unreadableBody(Exception e) {
+        Throwable json = e instanceof JsonProcessingException ? e : e.getCause();
+        if (!(json instanceof JsonProcessingException j)) {
+            return ((WebApplicationException) e).getResponse();
+        }
+        JsonBodyError err = JsonBodyError.of(j);
+        return badRequest(List.of(FieldError.of(err.field(), err.reason())));
     }
 
     static Response badRequest(List<FieldError> errors) {
