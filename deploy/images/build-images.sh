@@ -3,7 +3,8 @@
 # (build-base.sh, run first if the base is missing). Run by the root pom's profile -Pimages after package, or by hand:
 #   deploy/images/build-images.sh [--version V] [IMAGE...]      (default: every image)
 # Tags: localhost/gantry/<image>:<version> for kafka, postgres, prometheus, metrics-ingest, job-tuner, sac-scheduler,
-# pod-dispatcher, job-runner; localhost/gantry/priority-accounting:<version>-pg (its PostgreSQL build, services/priority-accounting/target/pg).
+# pod-dispatcher, job-runner; localhost/gantry/priority-accounting:<version>-pg and localhost/gantry/studio:<version>-pg
+# (their PostgreSQL builds, services/<name>/target/pg).
 # Engine: podman if installed, else docker (GANTRY_CONTAINER_ENGINE forces one); both take the same Containerfiles.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,7 +14,7 @@ VERSION=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$ROOT/pom.xml" | head -1
 [ "${1:-}" = --version ] && { VERSION=$2; shift 2; }
 SERVICES=(metrics-ingest job-tuner priority-accounting sac-scheduler pod-dispatcher)
 # job-runner before pod-dispatcher, whose image takes the runner from it.
-ALL=(kafka postgres prometheus metrics-ingest job-tuner priority-accounting sac-scheduler job-runner pod-dispatcher)
+ALL=(kafka postgres prometheus metrics-ingest job-tuner priority-accounting sac-scheduler job-runner pod-dispatcher studio)
 [ $# -gt 0 ] && WANTED=("$@") || WANTED=("${ALL[@]}")
 WORK="$ROOT/target/images"
 mkdir -p "$WORK"
@@ -60,10 +61,10 @@ for image in "${WANTED[@]}"; do
     prometheus)
       mkdir -p "$WORK/prometheus" && cp "$HERE/prometheus.Containerfile" "$ROOT/prometheus/prometheus.yml" "$ROOT/prometheus/alerts.yml" "$WORK/prometheus/"
       build "localhost/gantry/prometheus:$VERSION" "$WORK/prometheus/prometheus.Containerfile" "$WORK/prometheus" ;;
-    priority-accounting)
-      app="$ROOT/services/priority-accounting/target/pg"
+    priority-accounting|studio)
+      app="$ROOT/services/$image/target/pg"
       [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build with -Pimages" >&2; exit 1; }
-      build "localhost/gantry/priority-accounting:$VERSION-pg" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port priority-accounting)" ;;
+      build "localhost/gantry/$image:$VERSION-pg" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port "$image")" ;;
     pod-dispatcher)
       app="$ROOT/services/pod-dispatcher/target/quarkus-app"
       [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }

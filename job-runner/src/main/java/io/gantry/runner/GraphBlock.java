@@ -31,9 +31,10 @@ import java.util.Map;
  * A {@link ModelGraph} as one DJL block: each layer with weights or an operation is a child block, Add and Concat are
  * done here; the forward pass walks the layers in topological order. Shapes were checked by {@link ShapeInference}
  * before it is built, and each child is initialised with the shape the inference gave its input, so what the runner
- * builds is what the inference describes.
+ * builds is what the inference describes. Public for the studio's export test, which checks that exported DJL code
+ * builds this same block.
  */
-final class GraphBlock extends AbstractBlock {
+public final class GraphBlock extends AbstractBlock {
 
     private final List<ModelGraph.Layer> order;
     private final Map<String, List<String>> inputs = new HashMap<>();
@@ -42,7 +43,7 @@ final class GraphBlock extends AbstractBlock {
     private final Map<String, int[]> shapes;
     private final String outputId;
 
-    GraphBlock(ModelGraph graph, Datasets.Info dataset) {
+    public GraphBlock(ModelGraph graph, Datasets.Info dataset) {
         this.shapes = ShapeInference.infer(graph, dataset);
         this.order = graph.topologicalOrder();
         String out = null;

@@ -24,10 +24,12 @@ import java.util.List;
         @JsonSubTypes.Type(value = JobFailed.class, name = JobFailed.TYPE),
         @JsonSubTypes.Type(value = JobPreempted.class, name = JobPreempted.TYPE),
         @JsonSubTypes.Type(value = JobRejected.class, name = JobRejected.TYPE),
-        @JsonSubTypes.Type(value = PolicyUpdated.class, name = PolicyUpdated.TYPE)
+        @JsonSubTypes.Type(value = PolicyUpdated.class, name = PolicyUpdated.TYPE),
+        @JsonSubTypes.Type(value = JobCancelRequested.class, name = JobCancelRequested.TYPE)
 })
 public sealed interface GantryEvent
-        permits JobSubmitted, JobTuned, UserPriority, NodeMetrics, SchedulingDecision, LifecycleEvent, PolicyUpdated {
+        permits JobSubmitted, JobTuned, UserPriority, NodeMetrics, SchedulingDecision, LifecycleEvent, PolicyUpdated,
+        JobCancelRequested {
 
     /** The only schema version this code reads and writes. A change to a contract bumps it. */
     int SCHEMA_VERSION = 1;

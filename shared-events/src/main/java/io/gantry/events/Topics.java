@@ -13,14 +13,19 @@ public final class Topics {
     public static final String CLUSTER_METRICS = "gantry.cluster.metrics";
     public static final String SCHEDULING_DECISIONS = "gantry.scheduling.decisions";
     public static final String POLICY_UPDATES = "gantry.policy.updates";
+    /** Users' requests to stop their jobs ({@link JobCancelRequested}), keyed by jobId. */
+    public static final String JOBS_CANCELLATIONS = "gantry.jobs.cancellations";
 
-    /** The services that own a dead-letter topic. */
+    /** The services of the scheduling pipeline (ports 8081..8085), each with a dead-letter topic. */
     public static final List<String> SERVICES =
             List.of("metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher");
 
+    /** The studio (port 8086): users' front end, beside the pipeline; it owns a dead-letter topic too. */
+    public static final String STUDIO = "studio";
+
     /** The event topics (dead-letter topics excluded). */
     public static final List<String> EVENT_TOPICS = List.of(JOBS_SUBMITTED, JOBS_TUNED, JOBS_LIFECYCLE,
-            USERS_PRIORITY, CLUSTER_METRICS, SCHEDULING_DECISIONS, POLICY_UPDATES);
+            USERS_PRIORITY, CLUSTER_METRICS, SCHEDULING_DECISIONS, POLICY_UPDATES, JOBS_CANCELLATIONS);
 
     private Topics() {
     }
@@ -34,6 +39,7 @@ public final class Topics {
     public static List<String> all() {
         List<String> all = new java.util.ArrayList<>(EVENT_TOPICS);
         SERVICES.forEach(s -> all.add(deadLetter(s)));
+        all.add(deadLetter(STUDIO));
         return List.copyOf(all);
     }
 }

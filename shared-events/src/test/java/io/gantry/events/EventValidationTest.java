@@ -39,6 +39,17 @@ class EventValidationTest {
     }
 
     @Test
+    void aCancelRequestNamesAValidJobAndItsUser() throws Exception {
+        ObjectNode n = sampleJson(JobCancelRequested.class);
+        assertInstanceOf(JobCancelRequested.class, EventCodec.decode(n.toString()));
+        n.put("jobId", "../etc");
+        n.remove("user");
+        n.put("reason", "x".repeat(Limits.MAX_NAME_LENGTH + 1));
+        java.util.List<String> fields = rejects(n.toString()).violations().stream().map(Violation::field).toList();
+        assertEquals(java.util.List.of("jobId", "user", "reason"), fields);
+    }
+
+    @Test
     void missingNumberIsAnErrorNotAZero() throws Exception {
         ObjectNode n = submittedJson();
         n.remove("tasks");

@@ -62,6 +62,8 @@ final class SampleEvents {
                 new JobRejected("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0011", 1, AT, "openb-pod-0017", "alice", "job-tuner",
                         "perTask.gpuMilli", "requests 16000 GPU milli per task; the largest node has 8000"),
                 new PolicyUpdated("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0012", 1, AT, "sac", "sac-7", "sac-6",
-                        Map.of("avg_jct_s", 812.5, "baseline_avg_jct_s", 840.0), "replay check: not worse than sac-6"));
+                        Map.of("avg_jct_s", 812.5, "baseline_avg_jct_s", 840.0), "replay check: not worse than sac-6"),
+                new JobCancelRequested("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0014", 1, AT, "studio-7f3a9c21d4e8", "alice",
+                        "cancelled from the studio"));
     }
 }

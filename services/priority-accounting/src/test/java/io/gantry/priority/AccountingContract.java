@@ -10,7 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
+import io.gantry.events.JobCancelRequested;
 import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.Limits;
@@ -268,5 +270,22 @@ abstract class AccountingContract {
                 .body("users.find { it.user == '" + waiter + "' }.longestWaitS", org.hamcrest.Matchers.greaterThanOrEqualTo(3600f));
         float jain = given().get("/fairness").then().extract().path("jainIndex");
         assertTrue(jain > 0 && jain <= 1, "Jain's index is in (0, 1]: " + jain);
+    }
+
+    @Test
+    void aQueuedJobCancelledByItsOwnerWaitsNoMore() throws Exception {
+        String waiter = user("canceller");
+        JobSubmitted s = new JobSubmitted(Events.newId(), 1, Instant.now().minusSeconds(3600), "cancelled-" + run, waiter,
+                "j", null, 1, ONE_GPU, null, null, 600.0, null);
+        try (TopicProbe probe = new TopicProbe(KafkaBrokerTestResource.broker().bootstrapServers())) {
+            probe.send(Topics.JOBS_SUBMITTED, s.key(), EventCodec.encode(s));
+            await("the waiting job", () -> store.user(waiter).isPresent()
+                    && book.fairness(Instant.now()).starving().contains(waiter));
+            // What sac-scheduler writes when the owner cancels a job still in its queue.
+            send(probe, new JobFailed(Events.newId(), 1, Instant.now(), s.jobId(), waiter, List.of(), ONE_GPU,
+                    JobCancelRequested.REASON, false));
+            // Without the ledger's Waiting change the book would count the job as waiting until a restart.
+            await("the cancelled job to stop waiting", () -> !book.fairness(Instant.now()).starving().contains(waiter));
+        }
     }
 }

@@ -59,6 +59,7 @@ class SchedulerPipelineTest {
             assertEquals("sac-scheduler", r.stage());
         }
         given().get("/scheduler/queue").then().statusCode(200).body("policy", equalTo("sac"));
+        given().get("/scheduler/queue/not-pending").then().statusCode(404);
         given().get("/q/health/ready").then().statusCode(200);
     }
 }

@@ -1,6 +1,8 @@
 package io.gantry.dispatcher.cluster;
 
 import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
+import io.gantry.events.JobCancelRequested;
+import io.gantry.events.JobFailed;
 import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
 
@@ -39,6 +41,15 @@ public interface ClusterBackend {
      * and what the cluster says about the jobs that were running is reported to {@code events}.
      */
     void resume(LifecycleHistoryReader.History history, JobEvents events);
+
+    /**
+     * The owner's request to stop a job for good: the {@link JobFailed} (reason {@link JobCancelRequested#REASON}) to
+     * announce when a stint of it was stopped here, else null. A job not bound yet must be refused when its decision
+     * comes. The Kubernetes cluster does not stop pods on a cancel request yet: it answers null, and the job runs on.
+     */
+    default JobFailed cancel(JobCancelRequested request) {
+        return null;
+    }
 
     /** Jobs holding resources on the cluster now. */
     int runningJobs();

@@ -5,6 +5,7 @@ import io.gantry.dispatcher.cluster.ClusterBackend;
 import io.gantry.dispatcher.cluster.JobEvents;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
+import io.gantry.events.JobCancelRequested;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobStarted;
@@ -79,6 +80,21 @@ public class Dispatcher implements JobEvents {
                 decision.policyVersion(), decision.attempt()), cause);
         metrics.started();
         cluster.run(decision, this);
+        return true;
+    }
+
+    /**
+     * Carries out the owner's cancel request; true when a stopped stint's {@code JobFailed} is announced (it acks
+     * {@code cause} once written), false when there was nothing running to stop (the caller acks).
+     */
+    public boolean cancel(JobCancelRequested request, Message<?> cause) {
+        JobFailed ended = cluster.cancel(request);
+        if (ended == null) {
+            return false;
+        }
+        LOG.infof("cancelled job %s at the request of %s", request.jobId(), request.user());
+        metrics.failed(JobCancelRequested.REASON);
+        sink.announce(ended, cause);
         return true;
     }
 

@@ -13,7 +13,7 @@ import jakarta.enterprise.event.Observes;
  * Resumes after a restart (DESIGN §3): the {@code decisions} channel starts paused ({@code initially-paused=true});
  * the lifecycle topic is read to its end and handed to the cluster, which marks those jobs decided and reconciles
  * the ones that were running (the simulated cluster lost them; Kubernetes still has their pods). Then decisions
- * flow, and in Kubernetes mode submissions too (they become pods).
+ * and cancel requests flow, and in Kubernetes mode submissions too (they become pods).
  */
 @ApplicationScoped
 public class DispatcherRecovery {
@@ -34,6 +34,8 @@ public class DispatcherRecovery {
     void recover(@Observes StartupEvent ev) {
         cluster.resume(history.read(), dispatcher);
         resume("decisions");
+        // Cancel requests too wait for the running jobs to be taken back, or a request would miss the job it stops.
+        resume("cancellations");
         if (cluster instanceof SubmissionTaker) {
             resume("submissions");
         }

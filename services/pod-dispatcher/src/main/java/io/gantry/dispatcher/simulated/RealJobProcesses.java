@@ -62,6 +62,13 @@ public final class RealJobProcesses {
         }
     }
 
+    /** Runners' work directories when none is configured: under GANTRY_DATA_DIR, else in the temp directory. */
+    static Path defaultWorkDir() {
+        String data = System.getenv("GANTRY_DATA_DIR");
+        return data != null && !data.isBlank() ? Path.of(data, "real-jobs")
+                : Path.of(System.getProperty("java.io.tmpdir"), "gantry-real-jobs-" + ProcessHandle.current().pid());
+    }
+
     public RealJobProcesses(RealJobsConfig config, String bootstrap, Path defaultWorkDir) {
         this.config = config;
         this.bootstrap = bootstrap;

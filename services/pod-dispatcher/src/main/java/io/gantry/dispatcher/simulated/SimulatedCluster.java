@@ -9,7 +9,9 @@ import io.gantry.dispatcher.messaging.LifecycleHistoryReader;
 import io.gantry.dispatcher.messaging.TunedSpecReader;
 import io.gantry.dispatcher.kubernetes.ClusterAnnouncements;
 import io.gantry.dispatcher.mapping.Amounts;
+import io.gantry.events.JobCancelRequested;
 import io.gantry.events.JobCompleted;
+import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
@@ -23,7 +25,6 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -77,6 +78,7 @@ public class SimulatedCluster implements ClusterBackend {
     private final SimulatedNodes nodes;
     private final Map<String, RunningJob> running = new LinkedHashMap<>();
     private final DecidedStints decided = new DecidedStints();
+    private final CancelledJobs cancelled = new CancelledJobs();
     private final ScheduledThreadPoolExecutor timers;
     private final TrainingSpecSource specs;
     /** Null when real jobs cannot run here (tests of the trace-only cluster). */
@@ -97,15 +99,10 @@ public class SimulatedCluster implements ClusterBackend {
     public SimulatedCluster(SimulatedClusterConfig config, RealJobsConfig realJobsConfig, TunedSpecReader reader,
                             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
                             ClusterAnnouncements announcements, io.micrometer.core.instrument.MeterRegistry registry) {
-        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, defaultWorkDir()), announcements::submitted);
+        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, RealJobProcesses.defaultWorkDir()),
+                announcements::submitted);
         reader.start();
         memoryRetries.register(registry);
-    }
-
-    private static Path defaultWorkDir() {
-        String data = System.getenv("GANTRY_DATA_DIR");
-        return data != null && !data.isBlank() ? Path.of(data, "real-jobs")
-                : Path.of(System.getProperty("java.io.tmpdir"), "gantry-real-jobs-" + ProcessHandle.current().pid());
     }
 
     public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs) {
@@ -117,18 +114,7 @@ public class SimulatedCluster implements ClusterBackend {
         this.memoryRetries = new MemoryRetries(resubmit);
         this.specs = specs;
         this.realJobs = realJobs;
-        if (config.nodes() < 1) {
-            throw new IllegalArgumentException("gantry.simulated-cluster.nodes must be at least 1, was " + config.nodes());
-        }
-        if (!(config.speedup() > 0) || Double.isInfinite(config.speedup())) {
-            throw new IllegalArgumentException("gantry.simulated-cluster.speedup must be a positive number, was "
-                    + config.speedup());
-        }
-        if (!(config.defaultDurationS() >= 0)) {
-            throw new IllegalArgumentException("gantry.simulated-cluster.default-duration-s must be >= 0, was "
-                    + config.defaultDurationS());
-        }
-        this.config = config;
+        this.config = SimulatedClusterSettings.checked(config);
         this.clock = new SimulatedClock(config.speedup());
         this.nodes = new SimulatedNodes(config, clock.nowEpochSeconds());
         this.timers = new ScheduledThreadPoolExecutor(1, r -> {
@@ -156,6 +142,9 @@ public class SimulatedCluster implements ClusterBackend {
     private synchronized BindOutcome bind(SchedulingDecision decision, TrainingSpec training) {
         if (!decided.markDecided(decision.jobId(), decision.attempt())) {
             return new BindOutcome.AlreadyDecided(decision.jobId());
+        }
+        if (cancelled.asked(decision.jobId(), decision.user())) {
+            return new BindOutcome.Refused("cancelled", JobCancelRequested.REASON);
         }
         Resources perTask = Amounts.resources(decision.perTask());
         BindOutcome.Refused refused = nodes.refusal(decision.nodes(), perTask);
@@ -196,23 +185,43 @@ public class SimulatedCluster implements ClusterBackend {
     private synchronized JobPreempted stopStint(Preemption victim, String reason) {
         RunningJob job = running.get(victim.jobId());
         if (job != null && job.attempt() == victim.attempt()) {
-            if (job.completion() != null) {
-                job.completion().cancel(false);
-            }
-            double ranS = Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds());
-            if (job.real()) {
-                realJobs.stop(job.jobId(), job.attempt()); // SIGTERM: it checkpoints, the next attempt resumes
-            } else {
-                // Capped by its duration: a stint whose timer is due but still waits for this lock ran exactly that long.
-                ranS = Math.min(job.durationS(), ranS);
-            }
-            finish(job);
-            return StintEvents.preempted(job, reason, ranS);
+            return StintEvents.preempted(job, reason, halt(job));
         }
         if (decided.markDecided(victim.jobId(), victim.attempt())) {
             return StintEvents.preemptedBeforeDecision(victim, reason);
         }
         return null;
+    }
+
+    /** Stops a running stint (a real one's runner gets SIGTERM and checkpoints); returns the simulated seconds it ran. */
+    private double halt(RunningJob job) {
+        if (job.completion() != null) {
+            job.completion().cancel(false);
+        }
+        double ranS = Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds());
+        if (job.real()) {
+            realJobs.stop(job.jobId(), job.attempt());
+        } else {
+            // Capped by its duration: a stint whose timer is due but still waits for this lock ran exactly that long.
+            ranS = Math.min(job.durationS(), ranS);
+        }
+        finish(job);
+        return ranS;
+    }
+
+    /** The owner's request: a running stint stops and fails "cancelled"; an unbound job's decision is refused. */
+    @Override
+    public synchronized JobFailed cancel(JobCancelRequested request) {
+        RunningJob job = running.get(request.jobId());
+        if (job == null) {
+            cancelled.remember(request);
+            return null;
+        }
+        if (!request.user().equals(job.decision().user())) {
+            return null;
+        }
+        halt(job);
+        return StintEvents.failed(job, JobCancelRequested.REASON, false);
     }
 
     /**
@@ -298,7 +307,9 @@ public class SimulatedCluster implements ClusterBackend {
      */
     @Override
     public void resume(LifecycleHistoryReader.History history, JobEvents events) {
-        markDecided(history);
+        synchronized (this) {
+            decided.markDecided(history);
+        }
         if (specs instanceof TunedSpecReader reader && !history.stillRunning().isEmpty()) {
             reader.awaitCaughtUp(java.time.Duration.ofSeconds(30)); // which of the running stints are real jobs
         }
@@ -348,10 +359,6 @@ public class SimulatedCluster implements ClusterBackend {
                 TimeUnit.NANOSECONDS);
         running.put(job.jobId(), job.withCompletion(timer));
         return null;
-    }
-
-    private synchronized void markDecided(LifecycleHistoryReader.History history) {
-        decided.markDecided(history);
     }
 
     /** Ends the stint and releases its resources; false when it is not running (completed or preempted before). */

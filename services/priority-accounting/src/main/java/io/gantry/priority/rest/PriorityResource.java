@@ -168,8 +168,7 @@ public class PriorityResource {
     @ServerExceptionMapper
     public Response badJson(JsonProcessingException e) {
         JsonBodyError err = JsonBodyError.of(e);
-        String reason = err.malformed() ? "is not valid JSON" + err.where() : "has the wrong type or format";
-        return ProblemResponse.badRequest(List.of(new FieldError(err.field(), reason + ": " + err.message())));
+        return ProblemResponse.badRequest(List.of(new FieldError(err.field(), err.reason())));
     }
 
     private static void validate(UserRequest body, List<FieldError> errors) {

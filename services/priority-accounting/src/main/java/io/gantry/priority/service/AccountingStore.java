@@ -123,10 +123,11 @@ public class AccountingStore {
     }
 
     private LedgerChange stopped(LifecycleEvent e, String user) {
-        WaitingJob.deleteById(e.jobId());
+        boolean wasWaiting = WaitingJob.deleteById(e.jobId());
         JobRun run = JobRun.findById(e.jobId());
         if (run == null || !run.running) {
-            return new LedgerChange.Nothing(user, e.jobId());
+            // A job that ends without running (cancelled in the queue, or its decision refused) waits no more.
+            return wasWaiting ? new LedgerChange.Waiting(user, e.jobId(), 0, false) : new LedgerChange.Nothing(user, e.jobId());
         }
         run.running = false;
         // A clock step backwards must not make usage negative.

@@ -1,23 +1,29 @@
 package io.gantry.scheduler.messaging;
 
 import io.gantry.events.GantryEvent;
+import io.gantry.events.JobCancelRequested;
+import io.gantry.events.JobFailed;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.UserPriority;
 import io.gantry.scheduler.service.LiveEngine;
 import io.gantry.scheduler.service.OnlineLearner;
+import io.gantry.scheduler.service.PendingCancellation;
 import io.gantry.scheduler.service.SchedulerLoop;
 import io.gantry.service.support.EventIntake;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiPredicate;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * The scheduler's four inputs. Each input is acked once the scheduler's state has taken it; a bad event, or one whose
+ * The scheduler's four inputs, and owners' cancel requests. Each input is acked once the scheduler's state has taken it; a bad event, or one whose
  * handling throws, goes to {@code gantry.dlq.sac-scheduler} with its reason ({@link EventIntake#handle}). New jobs and
  * lifecycle events are also shown to the online learner. The outputs are {@link SchedulerOutputs}'.
  */
@@ -30,6 +36,8 @@ public class SchedulerInputs {
     SchedulerLoop loop;
     @Inject
     OnlineLearner learner;
+    @Inject
+    SchedulerOutputs outputs;
 
     @Incoming("tuned")
     public CompletionStage<Void> onTuned(Message<String> m) {
@@ -57,6 +65,31 @@ public class SchedulerInputs {
         return take("lifecycle", m, LifecycleEvent.class, (state, e) -> {
             learner.lifecycle(e);
             return state.onLifecycle(e);
+        });
+    }
+
+    /**
+     * A cancel request for a job still queued here: the job leaves the queue and ends with {@code JobFailed}
+     * "cancelled" (the request is acked once that is written). A job already placed is the dispatcher's to stop.
+     */
+    @Incoming("cancellations")
+    public CompletionStage<Void> onCancel(Message<String> m) {
+        return intake.handle("cancellations", m, () -> {
+            JobCancelRequested request = intake.take("cancellations", m, JobCancelRequested.class);
+            if (request == null) {
+                return m.ack();
+            }
+            AtomicReference<JobFailed> ended = new AtomicReference<>();
+            return loop.apply(state -> {
+                ended.set(PendingCancellation.of(state, request, Instant.now()).orElse(null));
+                return ended.get() != null;
+            }).thenCompose(x -> {
+                if (ended.get() == null) {
+                    return m.ack();
+                }
+                outputs.ended(ended.get(), m);
+                return CompletableFuture.completedFuture(null);
+            });
         });
     }
 

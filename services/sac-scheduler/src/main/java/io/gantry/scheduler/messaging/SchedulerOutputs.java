@@ -1,5 +1,6 @@
 package io.gantry.scheduler.messaging;
 
+import io.gantry.events.JobFailed;
 import io.gantry.events.JobRejected;
 import io.gantry.events.PolicyUpdated;
 import io.gantry.events.SchedulingDecision;
@@ -12,10 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 
 /**
- * The scheduler's three outputs: decisions on {@code gantry.decisions}, rejections on {@code gantry.rejections} and
+ * The scheduler's three outputs: decisions on {@code gantry.decisions}, rejections (and cancelled queued jobs) on the
+ * lifecycle topic and
  * the online learner's promotions as {@code PolicyUpdated} on {@code gantry.policy.updates}.
  */
 @ApplicationScoped
@@ -55,6 +58,11 @@ public class SchedulerOutputs implements SchedulerLoop.Sink, OnlineLearner.Publi
     @Override
     public void rejected(JobRejected rejection) {
         intake.send("rejections", rejections, Outbound.message(rejection));
+    }
+
+    /** A queued job its owner cancelled, on the lifecycle topic; acks {@code cause} once written. */
+    public void ended(JobFailed cancelled, Message<String> cause) {
+        intake.send("rejections", rejections, Outbound.causedBy(cause, cancelled));
     }
 
     @Override

@@ -63,6 +63,7 @@ public class SchedulerRecovery {
             return true;
         }).join();
         channels.getPausable("tuned").resume();
+        channels.getPausable("cancellations").resume();
         channels.getPausable("lifecycle").resume();
     }
 }

@@ -1,13 +1,17 @@
 package io.gantry.scheduler.rest;
 
+import io.gantry.scheduler.service.PendingExplanation;
 import io.gantry.scheduler.service.SchedulerLoop;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
 /** What the scheduler holds, for people: the queue and the nodes as it sees them. */
@@ -48,6 +52,19 @@ public class SchedulerResource {
             return new Queue(s.policyName(), s.policyVersion(), s.pendingCount(), s.runningCount(), s.stoppingCount(),
                     view);
         });
+    }
+
+    /**
+     * Why one job waits ({@link PendingExplanation}): its queue position, the reason code of
+     * {@code gantry_scheduler_pending_jobs} and the reason in words with the amounts behind it; 404 when the job is
+     * not pending here (unknown, placed, or ended). The studio shows it beside a pending run.
+     */
+    @GET
+    @Path("/queue/{jobId: .+}")
+    public CompletionStage<Response> pending(@PathParam("jobId") String jobId) {
+        return loop.query(s -> PendingExplanation.of(s, jobId)).thenApply(e -> e.map(x -> Response.ok(x).build())
+                .orElseGet(() -> Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON)
+                        .entity(Map.of("reason", "no pending job with this id")).build()));
     }
 
     @GET

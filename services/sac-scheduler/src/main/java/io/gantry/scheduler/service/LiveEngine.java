@@ -137,6 +137,11 @@ public final class LiveEngine {
         return p;
     }
 
+    /** Takes a pending job out of the queue (its owner cancelled it); false when it is not pending. */
+    public boolean withdraw(String jobId) {
+        return pending.containsKey(jobId) && removePending(jobId) != null;
+    }
+
     /** Takes a node's capacity and schedulability; true when either changed. */
     public boolean updateNode(NodeMetrics m) {
         if (m.stale()) {

@@ -41,6 +41,11 @@ public record JsonBodyError(String field, boolean malformed, String where, Strin
         return new JsonBodyError("body", !(e instanceof JsonMappingException), "", message);
     }
 
+    /** The reason a 400 gives for this field: broken syntax (with where) or a wrong type, then Jackson's message. */
+    public String reason() {
+        return (malformed ? "is not valid JSON" + where : "has the wrong type or format") + ": " + message;
+    }
+
     /** True when the failure was located inside a field rather than the body as a whole. */
     public boolean inField() {
         return !field.equals("body");

@@ -1,0 +1,40 @@
+package io.gantry.studio.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** The studio's settings: where the other services' read APIs are, and what a studio run's pod requests. */
+@ConfigMapping(prefix = "gantry.studio")
+public interface StudioConfig {
+
+    /** Base URL of sac-scheduler's REST API (queue position and the reason a job waits). */
+    @WithDefault("http://localhost:8084")
+    String schedulerUrl();
+
+    /** Base URL of priority-accounting's REST API (a user's fair-share priority and usage). */
+    @WithDefault("http://localhost:8083")
+    String priorityUrl();
+
+    /** How long a call to another service may take before the studio answers without its part. */
+    @WithDefault("2s")
+    Duration remoteTimeout();
+
+    /** Where the shipped datasets are; the catalogue counts their samples there (null counts when missing). */
+    @WithDefault("../shared/datasets")
+    String datasetsDir();
+
+    /** What one studio run's single task requests (the runner's measured needs, as in RealJobSet). */
+    Request request();
+
+    interface Request {
+        @WithDefault("0")
+        long gpuMilli();
+
+        @WithDefault("1000")
+        long cpuMilli();
+
+        @WithDefault("1024")
+        long memoryMib();
+    }
+}

@@ -1,0 +1,56 @@
+package io.gantry.studio.messaging;
+
+import io.gantry.events.JobTuned;
+import io.gantry.events.LifecycleEvent;
+import io.gantry.service.support.EventIntake;
+import io.gantry.studio.service.RunTracker;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
+
+/**
+ * {@code gantry.jobs.lifecycle} and {@code gantry.jobs.tuned} into the studio's runs ({@link RunTracker}). Both are
+ * read from the earliest offset by the studio's own group; events of jobs the studio did not submit are read and
+ * dropped. A record that is not a valid event, or whose storing fails, is dead-lettered to {@code gantry.dlq.studio}.
+ * Blocking: storing is a database transaction.
+ */
+@ApplicationScoped
+public class RunEventsConsumer {
+
+    static final String LIFECYCLE = "lifecycle";
+    static final String TUNED = "tuned";
+
+    private final EventIntake intake;
+    private final RunTracker tracker;
+
+    public RunEventsConsumer(EventIntake intake, RunTracker tracker) {
+        this.intake = intake;
+        this.tracker = tracker;
+    }
+
+    @Incoming(LIFECYCLE)
+    @Blocking
+    public CompletionStage<Void> onLifecycle(Message<String> message) {
+        return intake.handle(LIFECYCLE, message, () -> {
+            LifecycleEvent event = intake.take(LIFECYCLE, message, LifecycleEvent.class);
+            if (event != null) {
+                tracker.apply(event);
+            }
+            return message.ack();
+        });
+    }
+
+    @Incoming(TUNED)
+    @Blocking
+    public CompletionStage<Void> onTuned(Message<String> message) {
+        return intake.handle(TUNED, message, () -> {
+            JobTuned event = intake.take(TUNED, message, JobTuned.class);
+            if (event != null) {
+                tracker.tuned(event);
+            }
+            return message.ack();
+        });
+    }
+}
