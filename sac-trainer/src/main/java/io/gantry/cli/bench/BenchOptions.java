@@ -36,7 +36,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --nodes       identical nodes in the cluster (default 13)
               --node-shape  per node (default 8,96,384: Alibaba's commonest GPU node)
               --load        target offered loads ρ; omit to replay arrivals as recorded
-              --policies    comma list (default all): %s
+              --policies    comma list (default all but pollux, which runs on Pollux workloads only): %s
               --seeds       seeds for the job window (default 1)
               --jobs        keep N consecutive jobs at a seeded offset (default all)
               --repeat      scale runs: replay the real trace K times back to back, each copy shifted
@@ -89,7 +89,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         int nodes = 13;
         NodeShape shape = NodeShape.ALIBABA_G2;
         List<Double> loads = new ArrayList<>();
-        List<String> policies = new ArrayList<>(PolicyRegistry.names());
+        List<String> policies = new ArrayList<>(PolicyRegistry.generalNames());
         List<Long> seeds = List.of(1L);
         int jobs;
         int repeat = 1;

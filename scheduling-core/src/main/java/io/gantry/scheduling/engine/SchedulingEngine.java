@@ -1,6 +1,7 @@
 package io.gantry.scheduling.engine;
 
 import io.gantry.scheduling.framework.Decision;
+import io.gantry.scheduling.framework.ElasticPolicy;
 import io.gantry.scheduling.framework.GangPlacer;
 import io.gantry.scheduling.framework.OrderedQueueScheduling;
 import io.gantry.scheduling.framework.Placement;
@@ -226,7 +227,8 @@ public final class SchedulingEngine {
         if (woken) {
             wakeAt = Double.NaN;
         }
-        if (pending.isEmpty()) {
+        // An elastic policy's wake-up may grow or shrink running jobs, so it runs with an empty queue too.
+        if (pending.isEmpty() && !(woken && policy instanceof ElasticPolicy)) {
             endRound();
             return Round.NONE;
         }
@@ -322,13 +324,15 @@ public final class SchedulingEngine {
             if (job == null) {
                 throw new IllegalStateException(policy.name() + " placed " + p.jobId() + ", which is not pending");
             }
-            if (p.nodes().size() != job.tasks()) {
+            if (policy instanceof ElasticPolicy elastic) {
+                job = elastic.resized(job, p.nodes().size());
+            } else if (p.nodes().size() != job.tasks()) {
                 throw new IllegalStateException(policy.name() + " placed " + p.nodes().size() + " of "
                         + job.tasks() + " tasks of gang " + p.jobId());
             }
-            pending.remove(p.jobId());
+            JobRequest queued = pending.remove(p.jobId());
             if (sorted != null) {
-                sorted.remove(job);
+                sorted.remove(queued);
             }
             Double attained = pendingAttained.remove(p.jobId());
             // The cluster refuses over-allocation, so a policy that over-commits fails loudly.

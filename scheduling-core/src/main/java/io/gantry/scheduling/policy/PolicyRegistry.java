@@ -1,5 +1,6 @@
 package io.gantry.scheduling.policy;
 
+import io.gantry.scheduling.pollux.PolluxPolicy;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,6 +23,7 @@ public final class PolicyRegistry {
         POLICIES.put(TiresiasPolicy.NAME, TiresiasPolicy::new);
         POLICIES.put(QssfPolicy.NAME, QssfPolicy::new);
         POLICIES.put(SrptOraclePolicy.NAME, SrptOraclePolicy::new);
+        POLICIES.put(PolluxPolicy.NAME, PolluxPolicy::new);
         for (PolicyProvider p : ServiceLoader.load(PolicyProvider.class, PolicyRegistry.class.getClassLoader())) {
             if (POLICIES.putIfAbsent(p.name(), p::create) != null) {
                 throw new IllegalStateException("two policies are named '" + p.name() + "'");
@@ -34,6 +36,16 @@ public final class PolicyRegistry {
 
     public static Set<String> names() {
         return POLICIES.keySet();
+    }
+
+    /**
+     * The policies that schedule any trace: every name but those that need Pollux's application profiles for each
+     * job ({@code pollux}, a peer's method, run only on Pollux's workloads and only when asked for by name).
+     */
+    public static Set<String> generalNames() {
+        Set<String> general = new java.util.LinkedHashSet<>(POLICIES.keySet());
+        general.remove(PolluxPolicy.NAME);
+        return general;
     }
 
     /** A fresh instance (policies may keep per-run state). */

@@ -4,6 +4,7 @@ import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.engine.VirtualClock;
 import io.gantry.scheduling.fairness.TenantServiceMeter;
+import io.gantry.scheduling.framework.ElasticPolicy;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.ClusterState;
@@ -108,6 +109,8 @@ public final class Simulator {
         final double tracePriority;
         final double submit;
         double remainingS;
+        /** Training progress for an {@link ElasticPolicy}'s jobs, whose run time depends on their allocation. */
+        double progress;
         double attainedGpuS;
         double firstStart = Double.NaN;
         int preemptions;
@@ -153,6 +156,7 @@ public final class Simulator {
         private final ClusterState cluster = new ClusterState(nodes);
         private final AllocationMeter meter = new AllocationMeter(cluster);
         private final SchedulingEngine engine = new SchedulingEngine(policy, cluster, meter, true);
+        private final ElasticPolicy.JobModel elastic = policy instanceof ElasticPolicy e ? e.jobModel() : null;
         private final VirtualClock clock;
         private final Map<String, Run> runs = new HashMap<>();
         private final Map<String, Run> running = new LinkedHashMap<>();
@@ -298,6 +302,10 @@ public final class Simulator {
             double now = clock.now();
             Run r = running.remove(stopped.job().id());
             double ran = now - r.current.startedAt();
+            if (elastic != null) {
+                double trained = Math.max(0, ran - elastic.restartDelayS() - (r.preemptions > 0 ? preemptionCostS : 0));
+                r.progress = elastic.progressAfter(r.job, r.current.nodes(), r.progress, trained);
+            }
             r.remainingS = Math.max(0, r.remainingS - ran) + preemptionCostS;
             r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
             r.preemptions++;
@@ -315,6 +323,12 @@ public final class Simulator {
         private void started(RunningJob started) {
             double now = clock.now();
             Run r = runs.get(started.job().id());
+            if (elastic != null) {
+                // Sized by the policy: each start is a (re)start on a new allocation, timed by the job model.
+                r.job = started.job();
+                r.remainingS = elastic.restartDelayS() + (r.preemptions > 0 ? preemptionCostS : 0)
+                        + elastic.secondsToFinish(r.job, started.nodes(), r.progress);
+            }
             service.started(r.job.user(), r.job.gpus());
             if (fair != null) {
                 fair.started(r.job.user(), r.job.gpus(), now);

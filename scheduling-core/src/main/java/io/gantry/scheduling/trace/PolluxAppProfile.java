@@ -39,7 +39,7 @@ public final class PolluxAppProfile {
     private static final Map<String, Integer> MAX_EPOCHS = Map.of("bert", 2, "cifar10", 100, "ncf", 10,
             "imagenet", 90, "deepspeech2", 80, "yolov3", 50);
     private static final Map<String, Integer> MAX_LOCAL_BSZ = Map.of("yolov3", 8);
-    static final double RESCALE_DELAY_S = 30;
+    public static final double RESCALE_DELAY_S = 30;
     static final int POLLUX_GPUS_PER_NODE = 4;
 
     private record Validation(double[] progress, double[] gradSqr, double[] gradVar) {
@@ -129,18 +129,27 @@ public final class PolluxAppProfile {
         if (replicas < 1 || batchSize < 1 || epochs < 1) {
             throw new IllegalArgumentException(name + ": replicas, batch size and epochs must be positive");
         }
-        BatchSplit split = split(replicas, batchSize);
-        double scale = split.batch() / initBatch;
-        double[] step = stepAndSync(packedPlacement(replicas), split.atomicBsz());
-        double totalStep = step[0] + (step[0] - step[1]) * split.accumSteps();
+        int[] placement = packedPlacement(replicas);
         double seconds = RESCALE_DELAY_S;
         for (int epoch = 0; epoch < epochs; epoch++) {
-            double[] grad = gradStats(split.batch(), epoch);
-            double gain = (grad[1] + grad[0]) / (grad[1] / scale + grad[0]);
-            double goodput = gain / totalStep;
-            seconds += (progressAt(epoch + 1) - progressAt(epoch)) / goodput;
+            seconds += (progressAt(epoch + 1) - progressAt(epoch)) / goodput(placement, batchSize, epoch);
         }
         return seconds;
+    }
+
+    /**
+     * Measured goodput, as Pollux's simulator trains a job: statistical progress per second on {@code placement}
+     * (GPUs per node) at total batch {@code batchSize} during {@code epoch} (0-based), i.e. gain ÷ step time.
+     */
+    public double goodput(int[] placement, int batchSize, int epoch) {
+        int replicas = java.util.Arrays.stream(placement).sum();
+        BatchSplit split = split(replicas, batchSize);
+        double scale = split.batch() / initBatch;
+        double[] step = stepAndSync(placement, split.atomicBsz());
+        double totalStep = step[0] + (step[0] - step[1]) * split.accumSteps();
+        double[] grad = gradStats(split.batch(), epoch);
+        double gain = (grad[1] + grad[0]) / (grad[1] / scale + grad[0]);
+        return gain / totalStep;
     }
 
     /**
@@ -182,7 +191,8 @@ public final class PolluxAppProfile {
         return maxLocalBsz;
     }
 
-    private double progressAt(int epoch) {
+    /** Statistical progress at the end of {@code epoch} (0 before the first): the smallest over the validation runs. */
+    public double progressAt(int epoch) {
         if (epoch == 0) {
             return 0;
         }

@@ -62,6 +62,16 @@ public final class GoodputModel {
         return limits.maxEpochs();
     }
 
+    /** The smallest measured per-GPU batch (Pollux's {@code min_local_bsz}). */
+    public double minLocalBsz() {
+        return minLocalBsz;
+    }
+
+    /** Pollux's batch limits: per-GPU range, accumulation, largest total batch. */
+    public PolluxAppProfile limits() {
+        return limits;
+    }
+
     public int minBatch() {
         return limits.initBatch();
     }

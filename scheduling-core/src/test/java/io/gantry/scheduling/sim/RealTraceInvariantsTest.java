@@ -39,7 +39,7 @@ class RealTraceInvariantsTest {
 
     static Stream<Arguments> replays() {
         return Stream.of(TraceFormat.OPENB, TraceFormat.PHILLY, TraceFormat.POLLUX).flatMap(f ->
-                PolicyRegistry.names().stream().map(p -> Arguments.of(f, p)));
+                PolicyRegistry.generalNames().stream().map(p -> Arguments.of(f, p)));
     }
 
     private static synchronized Trace trace(TraceFormat f) {
