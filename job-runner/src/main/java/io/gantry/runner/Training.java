@@ -46,11 +46,6 @@ import java.util.function.BooleanSupplier;
  */
 final class Training implements AutoCloseable {
 
-    static final double BETA1 = 0.9;
-    static final double BETA2 = 0.999;
-    static final double EPSILON = 1e-8;
-    static final double MOMENTUM = 0.9;
-
     /** What the run reports as it goes. */
     interface Listener {
         /** Called after a step; {@code epochEnded} is true at the end of an epoch, after validation. */
@@ -238,42 +233,9 @@ final class Training implements AutoCloseable {
                 lossValue = loss.getFloat();
                 gc.backward(loss);
             }
-            update(m);
+            OptimiserStep.apply(spec, trainable, moment1, moment2, globalStep + 1, m);
         }
         return lossValue;
-    }
-
-    /** One optimiser step on every trainable parameter, then its gradient is zeroed. */
-    private void update(NDManager m) {
-        float lr = spec.learningRate().floatValue();
-        long t = globalStep + 1;
-        boolean adam = "adam".equals(spec.optimizer());
-        for (int i = 0; i < trainable.size(); i++) {
-            NDArray w = trainable.get(i).getArray();
-            NDArray g = w.getGradient();
-            g.attach(m);
-            if (adam) {
-                NDArray m1 = moment1.get(i);
-                NDArray m2 = moment2.get(i);
-                m1.muli((float) BETA1).addi(g.mul((float) (1 - BETA1)));
-                m2.muli((float) BETA2).addi(g.square().muli((float) (1 - BETA2)));
-                double c1 = 1 - Math.pow(BETA1, t);
-                double c2 = 1 - Math.pow(BETA2, t);
-                // Temporaries belong to the manager of their first operand: attached to the step's, freed with it.
-                NDArray mHat = m1.div((float) c1);
-                mHat.attach(m);
-                NDArray vHat = m2.div((float) c2);
-                vHat.attach(m);
-                w.subi(mHat.divi(vHat.sqrt().addi((float) EPSILON)).muli(lr));
-            } else {
-                NDArray v = moment1.get(i);
-                v.muli((float) MOMENTUM).addi(g);
-                NDArray stepSize = v.mul(lr);
-                stepSize.attach(m);
-                w.subi(stepSize);
-            }
-            g.subi(g);
-        }
     }
 
     /** Mean cross-entropy, accuracy and confusion matrix of the current weights on {@code split}. */
