@@ -106,8 +106,8 @@ class LauncherSupervisionTest {
     /** Waits until the replay is under way, then kills the service's process as a crash would; its pid. */
     private static long killMidRun(GantryLauncher gantry, String service) throws Exception {
         GantryProcesses.await(START, KILL_AFTER + " jobs submitted", () -> gantry.submitted() >= KILL_AFTER);
-        // What finds the leftovers at the end must see the running system now: broker, five services, the replay.
-        assertEquals(7, gantry.leftovers().size(), "the run's processes: " + GantryLauncher.describe(gantry.leftovers()));
+        // What finds the leftovers at the end must see the running system now: broker, five services, studio, replay.
+        assertEquals(8, gantry.leftovers().size(), "the run's processes: " + GantryLauncher.describe(gantry.leftovers()));
         long pid = gantry.pid(service).orElseThrow(() -> new AssertionError("no pid file for " + service));
         ProcessHandle p = ProcessHandle.of(pid).orElseThrow(() -> new AssertionError(service + " (" + pid + ") is gone"));
         assertTrue(p.destroyForcibly(), "SIGKILL sent to " + service);
