@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -109,6 +110,22 @@ public class EventIntake {
             return null;
         }
         return event;
+    }
+
+    /**
+     * The usual whole handling of a record, run inside {@link #handle}: take the event ({@link #take}), give it to
+     * {@code apply} unless it is a redelivery, then ack. For a consumer that is done with the record once
+     * {@code apply} returns.
+     */
+    public <T extends GantryEvent> CompletionStage<Void> consume(String channel, Message<String> message, Class<T> type,
+                                                                 Consumer<T> apply) {
+        return handle(channel, message, () -> {
+            T event = take(channel, message, type);
+            if (event != null) {
+                apply.accept(event);
+            }
+            return message.ack();
+        });
     }
 
     /** Hands {@code message} to the emitter of outgoing {@code channel} and counts it as produced there. */

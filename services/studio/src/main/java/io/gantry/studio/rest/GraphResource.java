@@ -24,6 +24,14 @@ public class GraphResource {
 
     /** A graph and the dataset it is meant for: the body of validate and of the exports. */
     public record GraphOnDataset(ModelGraph graph, String dataset) {
+
+        /** {@code body}, or a 400 naming the body when the request had none. */
+        static GraphOnDataset required(GraphOnDataset body) {
+            if (body == null) {
+                throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
+            }
+            return body;
+        }
     }
 
     private final GraphValidation validation;
@@ -39,15 +47,13 @@ public class GraphResource {
     @Path("/validate")
     public GraphValidation.Report validate(@HeaderParam(Caller.HEADER) String user, GraphOnDataset body) {
         Caller.user(user);
-        if (body == null) {
-            throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
-        }
-        return validation.validate(body.graph(), body.dataset());
+        GraphOnDataset b = GraphOnDataset.required(body);
+        return validation.validate(b.graph(), b.dataset());
     }
 
     @POST
     public Response create(@HeaderParam(Caller.HEADER) String user, Graphs.Save body) {
-        return Response.status(Response.Status.CREATED).entity(graphs.create(Caller.user(user), body)).build();
+        return Caller.created(graphs.create(Caller.user(user), body));
     }
 
     @GET
