@@ -11,12 +11,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
@@ -119,12 +121,25 @@ public class EventIntake {
      */
     public <T extends GantryEvent> CompletionStage<Void> consume(String channel, Message<String> message, Class<T> type,
                                                                  Consumer<T> apply) {
+        return consumeHandingOver(channel, message, type, (event, m) -> {
+            apply.accept(event);
+            return false;
+        });
+    }
+
+    /**
+     * As {@link #consume}, for a handler that may answer the record later: when {@code handOver} returns true it has
+     * taken {@code message} and acks it itself (once what the event causes is written); else it is acked here.
+     */
+    public <T extends GantryEvent> CompletionStage<Void> consumeHandingOver(String channel, Message<String> message,
+                                                                            Class<T> type,
+                                                                            BiPredicate<T, Message<String>> handOver) {
         return handle(channel, message, () -> {
             T event = take(channel, message, type);
-            if (event != null) {
-                apply.accept(event);
+            if (event == null || !handOver.test(event, message)) {
+                return message.ack();
             }
-            return message.ack();
+            return CompletableFuture.completedFuture(null);
         });
     }
 
