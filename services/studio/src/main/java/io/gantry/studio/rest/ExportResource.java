@@ -1,6 +1,5 @@
 package io.gantry.studio.rest;
 
-import io.gantry.events.ModelGraph;
 import io.gantry.studio.service.DjlExport;
 import io.gantry.studio.service.PytorchExport;
 import jakarta.ws.rs.Consumes;
@@ -9,7 +8,6 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import java.util.function.BiFunction;
 
 /** A valid graph as source code to take away: DJL Java or PyTorch Python, as text/plain. */
 @Path("/api/export")
@@ -28,20 +26,12 @@ public class ExportResource {
     @POST
     @Path("/djl")
     public String djl(@HeaderParam(Caller.HEADER) String user, GraphResource.GraphOnDataset body) {
-        return export(user, body, djl::export);
+        return GraphResource.GraphOnDataset.use(user, body, djl::export);
     }
 
     @POST
     @Path("/pytorch")
     public String pytorch(@HeaderParam(Caller.HEADER) String user, GraphResource.GraphOnDataset body) {
-        return export(user, body, pytorch::export);
-    }
-
-    /** 401 without a valid user, 400 without a body, else the source {@code exporter} writes for graph and dataset. */
-    private static String export(String user, GraphResource.GraphOnDataset body,
-                                 BiFunction<ModelGraph, String, String> exporter) {
-        Caller.user(user);
-        GraphResource.GraphOnDataset b = GraphResource.GraphOnDataset.required(body);
-        return exporter.apply(b.graph(), b.dataset());
+        return GraphResource.GraphOnDataset.use(user, body, pytorch::export);
     }
 }

@@ -15,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /** Live validation of a graph being edited, and the user's saved, versioned graphs. */
 @Path("/api/graphs")
@@ -25,12 +26,16 @@ public class GraphResource {
     /** A graph and the dataset it is meant for: the body of validate and of the exports. */
     public record GraphOnDataset(ModelGraph graph, String dataset) {
 
-        /** {@code body}, or a 400 naming the body when the request had none. */
-        static GraphOnDataset required(GraphOnDataset body) {
+        /**
+         * What {@code use} makes of the graph and dataset of {@code body}: 401 without a valid user, 400 naming the
+         * body when the request had none. Validate and both exports take their body this way.
+         */
+        static <R> R use(String user, GraphOnDataset body, BiFunction<ModelGraph, String, R> use) {
+            Caller.user(user);
             if (body == null) {
                 throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
             }
-            return body;
+            return use.apply(body.graph(), body.dataset());
         }
     }
 
@@ -46,9 +51,7 @@ public class GraphResource {
     @POST
     @Path("/validate")
     public GraphValidation.Report validate(@HeaderParam(Caller.HEADER) String user, GraphOnDataset body) {
-        Caller.user(user);
-        GraphOnDataset b = GraphOnDataset.required(body);
-        return validation.validate(b.graph(), b.dataset());
+        return GraphOnDataset.use(user, body, validation::validate);
     }
 
     @POST
