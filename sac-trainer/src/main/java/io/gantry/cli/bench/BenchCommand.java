@@ -1,5 +1,6 @@
 package io.gantry.cli.bench;
 
+import io.gantry.cli.CommandOptions;
 import io.gantry.cli.GantryCli;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
@@ -66,17 +67,12 @@ public final class BenchCommand implements GantryCli.Command {
                 return 1;
             }
         }
-        BenchOptions opts;
-        try {
-            opts = BenchOptions.parse(args);
-        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
-            out.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()), TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
-            return 0;
-        } catch (IllegalArgumentException e) {
-            err.println("gantry bench: " + e.getMessage());
-            err.printf(BenchOptions.USAGE, String.join(", ", PolicyRegistry.names()), TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
-            return 2;
-        }
+        String usage = BenchOptions.USAGE.formatted(String.join(", ", PolicyRegistry.names()),
+                TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
+        return CommandOptions.run("bench", usage, args, BenchOptions::parse, out, err, this::bench);
+    }
+
+    private int bench(BenchOptions opts) throws IOException {
         Files.createDirectories(opts.out());
         List<BenchRow> rows = run(opts);
         SummaryWriter.write(opts.out(), rows);

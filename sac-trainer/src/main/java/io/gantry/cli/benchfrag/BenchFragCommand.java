@@ -1,6 +1,6 @@
 package io.gantry.cli.benchfrag;
 
-import io.gantry.cli.FlagValues;
+import io.gantry.cli.CommandOptions;
 import io.gantry.cli.GantryCli;
 import io.gantry.cli.bench.ProgressBar;
 import io.gantry.scheduling.gpushare.FragCurve;
@@ -43,17 +43,11 @@ public final class BenchFragCommand implements GantryCli.Command {
 
     @Override
     public int run(String[] args) throws IOException {
-        BenchFragOptions opts;
-        try {
-            opts = BenchFragOptions.parse(args);
-        } catch (FlagValues.HelpRequested h) {
-            out.printf(BenchFragOptions.USAGE, String.join(", ", GpuSharePolicies.names()));
-            return 0;
-        } catch (IllegalArgumentException e) {
-            err.println("gantry bench-frag: " + e.getMessage());
-            err.printf(BenchFragOptions.USAGE, String.join(", ", GpuSharePolicies.names()));
-            return 2;
-        }
+        String usage = BenchFragOptions.USAGE.formatted(String.join(", ", GpuSharePolicies.names()));
+        return CommandOptions.run("bench-frag", usage, args, BenchFragOptions::parse, out, err, this::benchFrag);
+    }
+
+    private int benchFrag(BenchFragOptions opts) throws IOException {
         List<BadRow> bad = new ArrayList<>();
         List<GpuNode> nodes = OpenbGpuFiles.loadNodes(opts.nodesFile(), bad);
         List<GpuPod> pods = OpenbGpuFiles.loadPods(opts.pods(), bad);

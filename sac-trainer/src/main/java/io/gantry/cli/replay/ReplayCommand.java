@@ -1,5 +1,6 @@
 package io.gantry.cli.replay;
 
+import io.gantry.cli.CommandOptions;
 import io.gantry.cli.GantryCli;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
@@ -46,16 +47,11 @@ public final class ReplayCommand implements GantryCli.Command {
 
     @Override
     public int run(String[] args) throws Exception {
-        ReplayOptions o;
-        try {
-            o = ReplayOptions.parse(args);
-        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
-            System.out.print(ReplayOptions.USAGE);
-            return 0;
-        } catch (IllegalArgumentException e) {
-            System.err.println("gantry replay: " + e.getMessage() + "\n" + ReplayOptions.USAGE);
-            return 2;
-        }
+        return CommandOptions.run("replay", ReplayOptions.USAGE, args, ReplayOptions::parse, System.out, System.err,
+                this::replay);
+    }
+
+    private int replay(ReplayOptions o) throws Exception {
         Trace trace = o.trace().loader().load(o.file(), o.shape());
         List<JobRequest> jobs = new ArrayList<>(trace.jobs());
         jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));

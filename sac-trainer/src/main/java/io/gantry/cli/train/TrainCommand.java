@@ -1,5 +1,6 @@
 package io.gantry.cli.train;
 
+import io.gantry.cli.CommandOptions;
 import io.gantry.cli.GantryCli;
 import io.gantry.cli.bench.LineChart;
 import io.gantry.cli.bench.ProgressBar;
@@ -49,17 +50,10 @@ public final class TrainCommand implements GantryCli.Command {
 
     @Override
     public int run(String[] args) throws IOException {
-        TrainOptions opts;
-        try {
-            opts = TrainOptions.parse(args);
-        } catch (io.gantry.cli.FlagValues.HelpRequested h) {
-            out.print(TrainOptions.USAGE);
-            return 0;
-        } catch (IllegalArgumentException e) {
-            err.println("gantry train: " + e.getMessage());
-            err.print(TrainOptions.USAGE);
-            return 2;
-        }
+        return CommandOptions.run("train", TrainOptions.USAGE, args, TrainOptions::parse, out, err, o -> train(o, args));
+    }
+
+    private int train(TrainOptions opts, String[] args) throws IOException {
         Files.createDirectories(opts.out());
         List<JobRequest> jobs = trainingJobs(opts);
         if (opts.latencyOnly()) {

@@ -39,27 +39,21 @@ class BenchCommandTest {
 
     @Test
     void badFlagsAreRefusedWithAReason() throws Exception {
+        assertRefused("unknown policy 'fifo-magic'", "--policies", "fifo-magic");
+        assertRefused("--load values must be positive", "--load", "0");
+        assertRefused("pass --trace-file", "--trace", "pai2020");
+        assertRefused("GPUS,VCPUS,MEM_GIB", "--node-shape", "8,96");
+        assertRefused("--fair-half-life takes a finite number of seconds > 0, got '0'",
+                "--fair", "on", "--fair-half-life", "0");
+        assertRefused("need --fair on", "--fair-weight", "50");
+        assertRefused("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'", "--preemption-cost", "-30");
+    }
+
+    /** Exit code 2 for {@code args}, with {@code reason} on stderr. */
+    private static void assertRefused(String reason, String... args) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(2, bench(err, "--policies", "fifo-magic"));
-        assertTrue(err.toString().contains("unknown policy 'fifo-magic'"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--load", "0"));
-        assertTrue(err.toString().contains("--load values must be positive"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--trace", "pai2020"));
-        assertTrue(err.toString().contains("pass --trace-file"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--node-shape", "8,96"));
-        assertTrue(err.toString().contains("GPUS,VCPUS,MEM_GIB"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--fair", "on", "--fair-half-life", "0"));
-        assertTrue(err.toString().contains("--fair-half-life takes a finite number of seconds > 0, got '0'"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--fair-weight", "50"));
-        assertTrue(err.toString().contains("need --fair on"), err.toString());
-        err.reset();
-        assertEquals(2, bench(err, "--preemption-cost", "-30"));
-        assertTrue(err.toString().contains("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'"), err.toString());
+        assertEquals(2, bench(err, args));
+        assertTrue(err.toString().contains(reason), err.toString());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -43,6 +43,15 @@ class BenchFragCommandTest {
     }
 
     @Test
+    void helpPrintsTheUsageWithThePolicies() throws IOException {
+        assertEquals(0, command.run(new String[] {"--help"}));
+        String usage = out.toString(StandardCharsets.UTF_8);
+        assertTrue(usage.startsWith("usage: gantry bench-frag") && usage.contains("reach 130% of the cluster's GPUs")
+                && usage.contains("fgd") && usage.contains("best-fit"), usage);
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aBadFlagIsReportedWithTheUsage() throws IOException {
         assertEquals(2, command.run(new String[] {"--policies", "fgd,nope"}));
         String e = err.toString(StandardCharsets.UTF_8);

@@ -47,13 +47,7 @@ public class JobProgressConsumer {
 
     @Incoming(IN)
     public CompletionStage<Void> onLifecycle(Message<String> message) {
-        return intake.handle(IN, message, () -> {
-            LifecycleEvent event = intake.take(IN, message, LifecycleEvent.class);
-            if (event != null) {
-                metrics.on(event);
-            }
-            return message.ack();
-        });
+        return intake.consume(IN, message, LifecycleEvent.class, metrics::on);
     }
 
     void start(@Observes StartupEvent ev) {

@@ -5,7 +5,6 @@ import io.gantry.events.JobCancelRequested;
 import io.gantry.service.support.EventIntake;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -31,12 +30,6 @@ public class CancellationConsumer {
     @Incoming(IN)
     @Blocking
     public CompletionStage<Void> onCancel(Message<String> message) {
-        return intake.handle(IN, message, () -> {
-            JobCancelRequested request = intake.take(IN, message, JobCancelRequested.class);
-            if (request == null || !dispatcher.cancel(request, message)) {
-                return message.ack();
-            }
-            return CompletableFuture.completedFuture(null);
-        });
+        return intake.consumeHandingOver(IN, message, JobCancelRequested.class, dispatcher::cancel);
     }
 }

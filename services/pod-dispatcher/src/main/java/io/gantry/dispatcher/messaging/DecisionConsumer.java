@@ -52,13 +52,7 @@ public class DecisionConsumer {
     }
 
     private CompletionStage<Void> handle(Message<String> message) {
-        return intake.handle(IN, message, () -> {
-            SchedulingDecision decision = intake.take(IN, message, SchedulingDecision.class);
-            if (decision == null || !dispatcher.dispatch(decision, message)) {
-                return message.ack();
-            }
-            // Acked by the lifecycle emitter once the resulting event is written.
-            return CompletableFuture.completedFuture(null);
-        });
+        // A decision the dispatcher takes is acked by the lifecycle emitter once the resulting event is written.
+        return intake.consumeHandingOver(IN, message, SchedulingDecision.class, dispatcher::dispatch);
     }
 }

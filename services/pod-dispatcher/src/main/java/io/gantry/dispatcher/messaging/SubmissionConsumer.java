@@ -43,12 +43,10 @@ public class SubmissionConsumer implements UnusedChannels {
     @Blocking(ordered = true)
     @Incoming(IN)
     public CompletionStage<Void> onSubmitted(Message<String> message) {
-        return intake.handle(IN, message, () -> {
-            JobSubmitted job = intake.take(IN, message, JobSubmitted.class);
-            if (job != null && cluster instanceof SubmissionTaker taker) {
+        return intake.consume(IN, message, JobSubmitted.class, job -> {
+            if (cluster instanceof SubmissionTaker taker) {
                 taker.submitted(job);
             }
-            return message.ack();
         });
     }
 }

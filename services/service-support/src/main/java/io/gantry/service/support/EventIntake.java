@@ -11,12 +11,15 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -109,6 +112,35 @@ public class EventIntake {
             return null;
         }
         return event;
+    }
+
+    /**
+     * The usual whole handling of a record, run inside {@link #handle}: take the event ({@link #take}), give it to
+     * {@code apply} unless it is a redelivery, then ack. For a consumer that is done with the record once
+     * {@code apply} returns.
+     */
+    public <T extends GantryEvent> CompletionStage<Void> consume(String channel, Message<String> message, Class<T> type,
+                                                                 Consumer<T> apply) {
+        return consumeHandingOver(channel, message, type, (event, m) -> {
+            apply.accept(event);
+            return false;
+        });
+    }
+
+    /**
+     * As {@link #consume}, for a handler that may answer the record later: when {@code handOver} returns true it has
+     * taken {@code message} and acks it itself (once what the event causes is written); else it is acked here.
+     */
+    public <T extends GantryEvent> CompletionStage<Void> consumeHandingOver(String channel, Message<String> message,
+                                                                            Class<T> type,
+                                                                            BiPredicate<T, Message<String>> handOver) {
+        return handle(channel, message, () -> {
+            T event = take(channel, message, type);
+            if (event == null || !handOver.test(event, message)) {
+                return message.ack();
+            }
+            return CompletableFuture.completedFuture(null);
+        });
     }
 
     /** Hands {@code message} to the emitter of outgoing {@code channel} and counts it as produced there. */

@@ -33,24 +33,12 @@ public class RunEventsConsumer {
     @Incoming(LIFECYCLE)
     @Blocking
     public CompletionStage<Void> onLifecycle(Message<String> message) {
-        return intake.handle(LIFECYCLE, message, () -> {
-            LifecycleEvent event = intake.take(LIFECYCLE, message, LifecycleEvent.class);
-            if (event != null) {
-                tracker.apply(event);
-            }
-            return message.ack();
-        });
+        return intake.consume(LIFECYCLE, message, LifecycleEvent.class, tracker::apply);
     }
 
     @Incoming(TUNED)
     @Blocking
     public CompletionStage<Void> onTuned(Message<String> message) {
-        return intake.handle(TUNED, message, () -> {
-            JobTuned event = intake.take(TUNED, message, JobTuned.class);
-            if (event != null) {
-                tracker.tuned(event);
-            }
-            return message.ack();
-        });
+        return intake.consume(TUNED, message, JobTuned.class, tracker::tuned);
     }
 }

@@ -1,11 +1,7 @@
 package io.gantry.studio.persistence;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
@@ -13,11 +9,8 @@ import java.util.List;
 /** One saved, immutable version of a graph: the ModelGraph JSON and the dataset it was designed for. */
 @Entity
 @Table(name = "studio_graph_version")
-public class GraphVersion extends PanacheEntityBase {
+public class GraphVersion extends GeneratedIdEntity {
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    public Long id;
     @Column(name = "graph_id")
     public long graphId;
     public int version;

@@ -1,11 +1,7 @@
 package io.gantry.studio.persistence;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
@@ -13,11 +9,8 @@ import java.util.List;
 /** One JobProgress of a run, kept once per event id: the points of its curves. */
 @Entity
 @Table(name = "studio_progress")
-public class ProgressPoint extends PanacheEntityBase {
+public class ProgressPoint extends GeneratedIdEntity {
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    public Long id;
     @Column(name = "job_id")
     public String jobId;
     @Column(name = "event_id")

@@ -1,11 +1,7 @@
 package io.gantry.studio.persistence;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.GeneratedValue;
-import jakarta.persistence.GenerationType;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 import java.util.List;
@@ -13,11 +9,8 @@ import java.util.List;
 /** A named graph of one user; its content lives in its {@link GraphVersion}s. */
 @Entity
 @Table(name = "studio_graph")
-public class StoredGraph extends PanacheEntityBase {
+public class StoredGraph extends GeneratedIdEntity {
 
-    @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
-    public Long id;
     public String owner;
     public String name;
     @Column(name = "created_at")

@@ -28,6 +28,11 @@ final class Caller {
         return header;
     }
 
+    /** 201 with {@code entity}, what creating a graph or submitting a run answers. */
+    static Response created(Object entity) {
+        return Response.status(Response.Status.CREATED).entity(entity).build();
+    }
+
     private static WebApplicationException unauthorized(String reason) {
         return new WebApplicationException(Response.status(Response.Status.UNAUTHORIZED).type(MediaType.APPLICATION_JSON)
                 .entity(Map.of("field", HEADER, "reason", reason)).build());

@@ -1,6 +1,5 @@
 package io.gantry.studio.rest;
 
-import io.gantry.studio.service.BadRequest;
 import io.gantry.studio.service.DjlExport;
 import io.gantry.studio.service.PytorchExport;
 import jakarta.ws.rs.Consumes;
@@ -27,23 +26,12 @@ public class ExportResource {
     @POST
     @Path("/djl")
     public String djl(@HeaderParam(Caller.HEADER) String user, GraphResource.GraphOnDataset body) {
-        Caller.user(user);
-        GraphResource.GraphOnDataset b = required(body);
-        return djl.export(b.graph(), b.dataset());
+        return GraphResource.GraphOnDataset.use(user, body, djl::export);
     }
 
     @POST
     @Path("/pytorch")
     public String pytorch(@HeaderParam(Caller.HEADER) String user, GraphResource.GraphOnDataset body) {
-        Caller.user(user);
-        GraphResource.GraphOnDataset b = required(body);
-        return pytorch.export(b.graph(), b.dataset());
-    }
-
-    private static GraphResource.GraphOnDataset required(GraphResource.GraphOnDataset body) {
-        if (body == null) {
-            throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
-        }
-        return body;
+        return GraphResource.GraphOnDataset.use(user, body, pytorch::export);
     }
 }

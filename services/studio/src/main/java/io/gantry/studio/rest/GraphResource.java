@@ -15,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /** Live validation of a graph being edited, and the user's saved, versioned graphs. */
 @Path("/api/graphs")
@@ -24,6 +25,18 @@ public class GraphResource {
 
     /** A graph and the dataset it is meant for: the body of validate and of the exports. */
     public record GraphOnDataset(ModelGraph graph, String dataset) {
+
+        /**
+         * What {@code use} makes of the graph and dataset of {@code body}: 401 without a valid user, 400 naming the
+         * body when the request had none. Validate and both exports take their body this way.
+         */
+        static <R> R use(String user, GraphOnDataset body, BiFunction<ModelGraph, String, R> use) {
+            Caller.user(user);
+            if (body == null) {
+                throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
+            }
+            return use.apply(body.graph(), body.dataset());
+        }
     }
 
     private final GraphValidation validation;
@@ -38,16 +51,12 @@ public class GraphResource {
     @POST
     @Path("/validate")
     public GraphValidation.Report validate(@HeaderParam(Caller.HEADER) String user, GraphOnDataset body) {
-        Caller.user(user);
-        if (body == null) {
-            throw new BadRequest("body", "is required: {\"graph\": ..., \"dataset\": ...}");
-        }
-        return validation.validate(body.graph(), body.dataset());
+        return GraphOnDataset.use(user, body, validation::validate);
     }
 
     @POST
     public Response create(@HeaderParam(Caller.HEADER) String user, Graphs.Save body) {
-        return Response.status(Response.Status.CREATED).entity(graphs.create(Caller.user(user), body)).build();
+        return Caller.created(graphs.create(Caller.user(user), body));
     }
 
     @GET

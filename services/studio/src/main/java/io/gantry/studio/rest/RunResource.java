@@ -37,7 +37,7 @@ public class RunResource {
 
     @POST
     public Response submit(@HeaderParam(Caller.HEADER) String user, RunSpecs.Submit body) {
-        return Response.status(Response.Status.CREATED).entity(runs.submit(Caller.user(user), body)).build();
+        return Caller.created(runs.submit(Caller.user(user), body));
     }
 
     @GET

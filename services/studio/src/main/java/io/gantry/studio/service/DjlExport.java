@@ -36,30 +36,26 @@ public class DjlExport {
     }
 
     public String export(ModelGraph graph, String dataset) {
-        validation.require(graph, dataset);
-        Datasets.Info info = Datasets.info(dataset);
-        Map<String, int[]> shapes = ShapeInference.infer(graph, info);
-        List<ModelGraph.Layer> order = graph.topologicalOrder();
-        Identifiers names = new Identifiers(RESERVED);
+        LayerWalk walk = LayerWalk.of(validation, graph, dataset, RESERVED);
+        Datasets.Info info = walk.info();
         StringBuilder fields = new StringBuilder();
         StringBuilder children = new StringBuilder();
         StringBuilder forward = new StringBuilder();
         StringBuilder init = new StringBuilder();
-        String output = null;
-        for (ModelGraph.Layer l : order) {
-            LayerType t = LayerType.named(l.type());
-            String v = names.of(l.id());
-            List<String> in = graph.inputsOf(l.id()).stream().map(names::of).toList();
-            String block = block(l, t, info.classes());
+        for (LayerWalk.Step step : walk.steps()) {
+            LayerType t = step.type();
+            String v = step.name();
+            List<String> in = step.inputs();
+            String block = block(step.layer(), t, info.classes());
             if (block != null) {
                 fields.append("    private final Block ").append(v).append("Block;\n");
-                children.append("        ").append(v).append("Block = addChildBlock(\"").append(l.id()).append("\", ")
-                        .append(block).append(");\n");
+                children.append("        ").append(v).append("Block = addChildBlock(\"").append(step.layer().id())
+                        .append("\", ").append(block).append(");\n");
                 forward.append("        NDArray ").append(v).append(" = ").append(v)
                         .append("Block.forward(store, new NDList(").append(in.get(0))
                         .append("), training, params).singletonOrThrow();\n");
                 init.append("        ").append(v).append("Block.initialize(manager, dataType, new Shape(batch")
-                        .append(dims(shapes.get(graph.inputsOf(l.id()).get(0)))).append("));\n");
+                        .append(dims(step.inputShape())).append("));\n");
             } else if (t == LayerType.Input) {
                 forward.append("        NDArray ").append(v).append(" = inputs.singletonOrThrow();\n");
             } else if (t == LayerType.Add) {
@@ -69,11 +65,8 @@ public class DjlExport {
                 forward.append("        NDArray ").append(v).append(" = NDArrays.concat(new NDList(")
                         .append(String.join(", ", in)).append("), 1);\n");
             }
-            if (t == LayerType.Output) {
-                output = v;
-            }
         }
-        return source(graph, dataset, info, fields, children, forward, init, output, shapes);
+        return source(graph, dataset, info, fields, children, forward, init, walk.output(), walk.shapes());
     }
 
     private static String source(ModelGraph graph, String dataset, Datasets.Info info, StringBuilder fields,

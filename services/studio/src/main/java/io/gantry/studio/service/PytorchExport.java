@@ -7,7 +7,6 @@ import io.gantry.training.model.ShapeInference;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -32,19 +31,15 @@ public class PytorchExport {
     }
 
     public String export(ModelGraph graph, String dataset) {
-        validation.require(graph, dataset);
-        Datasets.Info info = Datasets.info(dataset);
-        Map<String, int[]> shapes = ShapeInference.infer(graph, info);
-        Identifiers names = new Identifiers(RESERVED);
+        LayerWalk walk = LayerWalk.of(validation, graph, dataset, RESERVED);
+        Datasets.Info info = walk.info();
         StringBuilder init = new StringBuilder();
         StringBuilder forward = new StringBuilder();
-        String output = null;
-        for (ModelGraph.Layer l : graph.topologicalOrder()) {
-            LayerType t = LayerType.named(l.type());
-            String v = names.of(l.id());
-            List<String> in = graph.inputsOf(l.id()).stream().map(names::of).toList();
-            int[] inShape = in.isEmpty() ? null : shapes.get(graph.inputsOf(l.id()).get(0));
-            String module = module(l, t, inShape, info.classes());
+        for (LayerWalk.Step step : walk.steps()) {
+            LayerType t = step.type();
+            String v = step.name();
+            List<String> in = step.inputs();
+            String module = module(step.layer(), t, step.inputShape(), info.classes());
             if (module != null) {
                 init.append("        self.").append(v).append(" = ").append(module).append('\n');
                 forward.append("        ").append(v).append(" = self.").append(v).append('(').append(in.get(0))
@@ -58,9 +53,6 @@ public class PytorchExport {
             } else {
                 forward.append("        ").append(v).append(" = torch.cat([").append(String.join(", ", in))
                         .append("], dim=1)\n");
-            }
-            if (t == LayerType.Output) {
-                output = v;
             }
         }
         return """
@@ -83,7 +75,7 @@ public class PytorchExport {
                     print(model(torch.zeros(2, %s)).shape)
                 """.formatted(graph.layers().size(), dataset, ShapeInference.fmt(info.inputShape()), info.classes(),
                 join(info.inputShape()), info.classes(), CLASS_NAME, init.isEmpty() ? "        pass\n" : init, forward,
-                output, CLASS_NAME, join(info.inputShape()));
+                walk.output(), CLASS_NAME, join(info.inputShape()));
     }
 
     /** The module of a layer; null for Input, Flatten, Add and Concat, which forward does with torch functions. */
