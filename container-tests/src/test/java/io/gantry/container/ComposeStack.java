@@ -29,7 +29,8 @@ final class ComposeStack implements AutoCloseable {
     static final Map<String, Integer> SERVICE_PORTS = new LinkedHashMap<>();
 
     static {
-        String[] names = {"metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher"};
+        String[] names = {"metrics-ingest", "job-tuner", "priority-accounting", "sac-scheduler", "pod-dispatcher",
+            "studio"};
         for (int i = 0; i < names.length; i++) {
             SERVICE_PORTS.put(names[i], 38081 + i);
         }
@@ -40,9 +41,12 @@ final class ComposeStack implements AutoCloseable {
     private final Map<String, String> env = new LinkedHashMap<>();
     private boolean up;
 
+    /** The services whose image is their PostgreSQL build, tagged {@code <version>-pg}. */
+    static final List<String> PG_BUILDS = List.of("priority-accounting", "studio");
+
     /** The images docker-compose.yml runs (Grafana, under its optional profile, aside). */
     static final List<String> COMPOSE_IMAGES = List.of("kafka", "postgres", "prometheus", "metrics-ingest", "job-tuner",
-            "priority-accounting", "sac-scheduler", "pod-dispatcher");
+            "priority-accounting", "sac-scheduler", "pod-dispatcher", "studio");
 
     /** Skips (or, under CI=true, fails) unless an engine and every image of docker-compose.yml are there. */
     static String engineOrSkip() {
@@ -68,7 +72,7 @@ final class ComposeStack implements AutoCloseable {
             why = "no container engine (podman or a running Docker) on this machine";
         } else {
             for (String image : images) {
-                String tag = "localhost/gantry/" + image + ":" + VERSION + (image.equals("priority-accounting") ? "-pg" : "");
+                String tag = "localhost/gantry/" + image + ":" + VERSION + (PG_BUILDS.contains(image) ? "-pg" : "");
                 if (run(List.of(engine, "image", "inspect", tag), Duration.ofSeconds(30)) != 0) {
                     why = "the image " + tag + " is missing: ./mvnw -B -DskipTests package -Pimages builds it";
                     break;
