@@ -23,15 +23,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Issue 22's kill test: a real trace replayed into the whole system (the broker and the five services as processes,
- * the replay CLI as {@code ./gantry up} runs it), with the {@code sac} policy preempting, while one service is killed
- * with SIGKILL three times at seeded random moments and started again each time. Afterwards every job ended exactly
- * once (0 lost, 0 duplicates, 0 unfinished) and none failed: a restart is never a job's failure. Two traces: the
- * Alibaba openb window is mostly fractional-GPU pods (on two nodes, submitted at a fixed rate, so they contend and
- * sac stops jobs); the Philly window has gangs of 2 and more 8-GPU tasks on the 13 nodes at Philly's own load.
+ * the replay CLI as {@code ./gantry up} runs it), with the {@code sac} policy preempting, while the scheduler and the
+ * dispatcher are each killed with SIGKILL three times, taking turns at seeded random moments, and started again each
+ * time. One run per trace kills both (rather than one run per service and trace): it halves the test's time and
+ * also covers a service restarting while the other one's restore is still catching up. Afterwards every job ended
+ * exactly once (0 lost, 0 duplicates, 0 unfinished) and none failed: a restart is never a job's failure. Two traces:
+ * the Alibaba openb window is mostly fractional-GPU pods (on two nodes, submitted at a fixed rate, so they contend
+ * and sac stops jobs); the Philly window has gangs of 2 and more 8-GPU tasks on the 13 nodes at Philly's own load.
  */
 class RestartUnderLoadTest {
 
-    private static final int KILLS = 3;
+    /** The services killed, in turn: each {@value #KILLS_EACH} times per run. */
+    private static final List<String> KILLED = List.of("sac-scheduler", "pod-dispatcher");
+    private static final int KILLS_EACH = 3;
     private static final int JOBS = 300;
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
@@ -52,18 +56,16 @@ class RestartUnderLoadTest {
     static final Scenario PHILLY = new Scenario("philly (gangs)", 13, 15000,
             List.of("--trace", "philly", "--skip", "7250"));
 
-    static Stream<Arguments> killsOnTraces() {
-        return Stream.of(Arguments.of("sac-scheduler", OPENB), Arguments.of("sac-scheduler", PHILLY),
-                Arguments.of("pod-dispatcher", OPENB), Arguments.of("pod-dispatcher", PHILLY));
+    static Stream<Arguments> traces() {
+        return Stream.of(Arguments.of(OPENB), Arguments.of(PHILLY));
     }
 
-    @ParameterizedTest(name = "{0} killed {1}")
-    @MethodSource("killsOnTraces")
-    void aServiceKilledThreeTimesMidRunLosesNoJobFailsNoneAndBindsNoneTwice(String service, Scenario scenario)
-            throws Exception {
-        // The moments: when these shares of the jobs have ended, seeded per case so a failure can be replayed.
-        Random rnd = new Random((service + "@" + scenario.name()).hashCode());
-        double[] shares = new double[KILLS];
+    @ParameterizedTest(name = "scheduler and dispatcher killed on {0}")
+    @MethodSource("traces")
+    void servicesKilledThreeTimesEachMidRunLoseNoJobFailNoneAndBindNoneTwice(Scenario scenario) throws Exception {
+        // The moments: when these shares of the jobs have ended, seeded per trace so a failure can be replayed.
+        Random rnd = new Random(("kills@" + scenario.name()).hashCode());
+        double[] shares = new double[KILLED.size() * KILLS_EACH];
         Arrays.setAll(shares, i -> 0.05 + 0.75 * rnd.nextDouble());
         Arrays.sort(shares);
         try (GantryProcesses system = new GantryProcesses()) {
@@ -74,17 +76,18 @@ class RestartUnderLoadTest {
             Process replay = replay(system, scenario, summary);
             List<String> kills = new ArrayList<>();
             try (TopicProbe probe = new TopicProbe(system.bootstrap())) {
-                for (double share : shares) {
-                    int ended = (int) Math.round(share * JOBS);
+                for (int i = 0; i < shares.length; i++) {
+                    String service = KILLED.get(i % KILLED.size());
+                    int ended = (int) Math.round(shares[i] * JOBS);
                     probe.await(Topics.JOBS_LIFECYCLE, ended, RUN_TIMEOUT, RestartUnderLoadTest::terminal);
                     long before = system.pid(service);
                     system.crashAndRestart(service);
                     assertTrue(system.pid(service) != before, service + " runs as a new process");
-                    kills.add(String.format("after %d ended", ended));
+                    kills.add(String.format("%s after %d ended", service, ended));
                 }
                 assertTrue(replay.waitFor(RUN_TIMEOUT.toSeconds(), TimeUnit.SECONDS),
                         "the replay did not end within " + RUN_TIMEOUT + "; logs in " + system.logs());
-                String context = service + " killed " + kills + " on " + scenario + "; logs in " + system.logs();
+                String context = "killed " + kills + " on " + scenario + "; logs in " + system.logs();
                 assertEquals(0, replay.exitValue(), "replay exit code; " + context);
 
                 JsonNode s = ExactlyOnceChecks.summaryEndedEveryJobOnce(summary, JOBS, context);
