@@ -28,12 +28,24 @@ build() { # build TAG CONTAINERFILE CONTEXT [ARGS...]
   echo "build-images: $tag ($((SECONDS - t0)) s)"
 }
 
+need() { # need FILE HINT: stop, saying how to build it, when an earlier build's FILE is missing
+  [ -f "$1" ] || { echo "build-images: $1 is missing: $2" >&2; exit 1; }
+}
+
+BUILD_FIRST="build first (./mvnw -B -DskipTests package -Pimages)"
+
+quarkus_image() { # quarkus_image APP_DIR HINT TAG CONTAINERFILE [ARGS...]: an image of a built Quarkus app
+  local app=$1 hint=$2; shift 2
+  need "$app/quarkus-run.jar" "$hint"
+  build "$1" "$2" "$app" "${@:3}"
+}
+
 service_port() { sed -n 's/^quarkus.http.port=//p' "$ROOT/services/$1/src/main/resources/application.properties"; }
 
 kafka_context() { # the broker's jars only: embedded-kafka's jar and the runtime closure of kafka_2.13, kafka-clients
   # and shared-events, plus the SLF4J binding (JBoss LogManager) the broker logs through under ./gantry up.
   local tree="$ROOT/embedded-kafka/target/dependency-tree.txt" lib="$ROOT/embedded-kafka/target/lib" ctx="$WORK/kafka"
-  [ -f "$tree" ] || { echo "build-images: $tree is missing: build with -Pimages (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
+  need "$tree" "build with -Pimages (./mvnw -B -DskipTests package -Pimages)"
   rm -rf "$ctx" && mkdir -p "$ctx/lib"
   cp "$ROOT/embedded-kafka/target/embedded-kafka-$VERSION.jar" "$ctx/lib/"
   # Top-level entries are "+- g:a:type:v:scope" (3 characters of prefix); a subtree is kept with its top entry.
@@ -62,21 +74,18 @@ for image in "${WANTED[@]}"; do
       mkdir -p "$WORK/prometheus" && cp "$HERE/prometheus.Containerfile" "$ROOT/prometheus/prometheus.yml" "$ROOT/prometheus/alerts.yml" "$WORK/prometheus/"
       build "localhost/gantry/prometheus:$VERSION" "$WORK/prometheus/prometheus.Containerfile" "$WORK/prometheus" ;;
     priority-accounting|studio)
-      app="$ROOT/services/$image/target/pg"
-      [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build with -Pimages" >&2; exit 1; }
-      build "localhost/gantry/$image:$VERSION-pg" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port "$image")" ;;
+      quarkus_image "$ROOT/services/$image/target/pg" "build with -Pimages" "localhost/gantry/$image:$VERSION-pg" \
+        "$HERE/service.Containerfile" --build-arg PORT="$(service_port "$image")" ;;
     pod-dispatcher)
-      app="$ROOT/services/pod-dispatcher/target/quarkus-app"
-      [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
-      build "localhost/gantry/pod-dispatcher:$VERSION" "$HERE/pod-dispatcher.Containerfile" "$app" \
+      quarkus_image "$ROOT/services/pod-dispatcher/target/quarkus-app" "$BUILD_FIRST" \
+        "localhost/gantry/pod-dispatcher:$VERSION" "$HERE/pod-dispatcher.Containerfile" \
         --build-arg PORT="$(service_port pod-dispatcher)" --build-arg VERSION="$VERSION" ;;
     metrics-ingest|job-tuner|sac-scheduler)
-      app="$ROOT/services/$image/target/quarkus-app"
-      [ -f "$app/quarkus-run.jar" ] || { echo "build-images: $app is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
-      build "localhost/gantry/$image:$VERSION" "$HERE/service.Containerfile" "$app" --build-arg PORT="$(service_port "$image")" ;;
+      quarkus_image "$ROOT/services/$image/target/quarkus-app" "$BUILD_FIRST" "localhost/gantry/$image:$VERSION" \
+        "$HERE/service.Containerfile" --build-arg PORT="$(service_port "$image")" ;;
     job-runner)
       jar="$ROOT/job-runner/target/job-runner-$VERSION.jar"
-      [ -f "$jar" ] || { echo "build-images: $jar is missing: build first (./mvnw -B -DskipTests package -Pimages)" >&2; exit 1; }
+      need "$jar" "$BUILD_FIRST"
       build "localhost/gantry/job-runner:$VERSION" "$HERE/job-runner.Containerfile" "$ROOT/job-runner/target" --build-arg VERSION="$VERSION" ;;
     *) echo "build-images: unknown image '$image' (known: ${ALL[*]})" >&2; exit 2 ;;
   esac

@@ -19,10 +19,10 @@ public final class GantryCli {
 
     static {
         // One line per command.
-        COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand());
-        COMMANDS.put("bench-frag", new io.gantry.cli.benchfrag.BenchFragCommand());
+        COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand(System.out, System.err));
+        COMMANDS.put("bench-frag", new io.gantry.cli.benchfrag.BenchFragCommand(System.out, System.err));
         COMMANDS.put("replay", new io.gantry.cli.replay.ReplayCommand());
-        COMMANDS.put("train", new io.gantry.cli.train.TrainCommand());
+        COMMANDS.put("train", new io.gantry.cli.train.TrainCommand(System.out, System.err));
     }
 
     private GantryCli() {

@@ -28,8 +28,7 @@ import java.util.List;
         @JsonSubTypes.Type(value = JobCancelRequested.class, name = JobCancelRequested.TYPE)
 })
 public sealed interface GantryEvent
-        permits JobSubmitted, JobTuned, UserPriority, NodeMetrics, SchedulingDecision, LifecycleEvent, PolicyUpdated,
-        JobCancelRequested {
+        permits JobEvent, UserPriority, NodeMetrics, PolicyUpdated {
 
     /** The only schema version this code reads and writes. A change to a contract bumps it. */
     int SCHEMA_VERSION = 1;

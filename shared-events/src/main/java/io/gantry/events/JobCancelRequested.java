@@ -18,16 +18,11 @@ public record JobCancelRequested(
         Instant occurredAt,
         String jobId,
         String user,
-        String reason) implements GantryEvent {
+        String reason) implements JobEvent {
 
     public static final String TYPE = "JobCancelRequested";
     /** The reason of the {@link JobFailed} that ends a cancelled job. */
     public static final String REASON = "cancelled";
-
-    @Override
-    public String key() {
-        return jobId;
-    }
 
     @Override
     public void checkBody(Violations v) {

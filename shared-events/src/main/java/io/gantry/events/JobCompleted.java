@@ -26,11 +26,6 @@ public record JobCompleted(
     }
 
     @Override
-    public boolean terminal() {
-        return true;
-    }
-
-    @Override
     public void checkBody(Violations v) {
         v.endedStint(jobId, user, nodes, perTask);
         v.finiteSeconds("runtimeS", runtimeS);

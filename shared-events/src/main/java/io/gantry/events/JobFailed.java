@@ -22,11 +22,6 @@ public record JobFailed(
     }
 
     @Override
-    public boolean terminal() {
-        return true;
-    }
-
-    @Override
     public void checkBody(Violations v) {
         v.endedStint(jobId, user, nodes, perTask);
         v.notBlank("reason", reason);

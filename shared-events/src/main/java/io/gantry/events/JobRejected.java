@@ -19,11 +19,6 @@ public record JobRejected(
     public static final String TYPE = "JobRejected";
 
     @Override
-    public boolean terminal() {
-        return true;
-    }
-
-    @Override
     public void checkBody(Violations v) {
         v.jobId("jobId", jobId);
         v.userIfPresent("user", user);

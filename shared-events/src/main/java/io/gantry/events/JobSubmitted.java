@@ -40,7 +40,7 @@ public record JobSubmitted(
         Double durationS,
         TuningOptions tuning,
         Boolean preemptible,
-        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements GantryEvent {
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements JobEvent {
 
     public static final String TYPE = "JobSubmitted";
 
@@ -62,11 +62,6 @@ public record JobSubmitted(
                         Double durationS, TuningOptions tuning) {
         this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, tasks, perTask, batchSize, epochs,
                 durationS, tuning, true);
-    }
-
-    @Override
-    public String key() {
-        return jobId;
     }
 
     public TuningOptions tuningOrDefault() {

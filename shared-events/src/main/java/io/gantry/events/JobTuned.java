@@ -32,7 +32,7 @@ public record JobTuned(
         List<TuningChange> changes,
         String summary,
         Boolean preemptible,
-        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements GantryEvent {
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingSpec training) implements JobEvent {
 
     public static final String TYPE = "JobTuned";
 
@@ -57,11 +57,6 @@ public record JobTuned(
                     String summary) {
         this(eventId, schemaVersion, occurredAt, jobId, user, jobName, model, submittedAt, tasks, perTask, batchSize,
                 epochs, durationS, predictedDurationS, changes, summary, true);
-    }
-
-    @Override
-    public String key() {
-        return jobId;
     }
 
     @Override

@@ -26,7 +26,7 @@ public record SchedulingDecision(
         String policy,
         String policyVersion,
         Integer attempt,
-        List<Preemption> preempts) implements GantryEvent {
+        List<Preemption> preempts) implements JobEvent {
 
     public static final String TYPE = "SchedulingDecision";
 
@@ -42,11 +42,6 @@ public record SchedulingDecision(
                               String policy, String policyVersion) {
         this(eventId, schemaVersion, occurredAt, jobId, user, nodes, perTask, durationS, submittedAt, policy,
                 policyVersion, 1, List.of());
-    }
-
-    @Override
-    public String key() {
-        return jobId;
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.gantry.cli.bench;
 
 import io.gantry.cli.CommandOptions;
-import io.gantry.cli.GantryCli;
+import io.gantry.cli.PrintingCommand;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.policy.SrptOraclePolicy;
@@ -36,25 +36,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code gantry bench}: replay a real trace through every chosen policy at each load and seed, then tabulate and plot. */
-public final class BenchCommand implements GantryCli.Command {
+public final class BenchCommand extends PrintingCommand {
 
     private static final int PLOT_POINTS = 1500;
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    public BenchCommand() {
-        this(System.out, System.err);
-    }
-
-    BenchCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String summary() {
-        return "replay a trace through the baseline schedulers; writes summary.json, summary.csv and plots";
+    public BenchCommand(PrintStream out, PrintStream err) {
+        super(out, err);
     }
 
     @Override
@@ -247,4 +234,8 @@ public final class BenchCommand implements GantryCli.Command {
         return g.stream().mapToDouble(f).average().orElse(Double.NaN);
     }
 
+    @Override
+    public String summary() {
+        return "replay a trace through the baseline schedulers; writes summary.json, summary.csv and plots";
+    }
 }

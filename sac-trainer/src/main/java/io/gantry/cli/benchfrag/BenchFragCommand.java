@@ -1,7 +1,7 @@
 package io.gantry.cli.benchfrag;
 
 import io.gantry.cli.CommandOptions;
-import io.gantry.cli.GantryCli;
+import io.gantry.cli.PrintingCommand;
 import io.gantry.cli.bench.ProgressBar;
 import io.gantry.scheduling.gpushare.FragCurve;
 import io.gantry.scheduling.gpushare.FragProtocol;
@@ -22,23 +22,10 @@ import java.util.Locale;
  * {@code gantry bench-frag}: the FGD paper's GPU-sharing protocol on the real Alibaba cluster, every chosen policy on
  * every seed, then the table at 100% and at the last percent, {@code frag.csv}, {@code summary.json} and the plots.
  */
-public final class BenchFragCommand implements GantryCli.Command {
+public final class BenchFragCommand extends PrintingCommand {
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    public BenchFragCommand() {
-        this(System.out, System.err);
-    }
-
-    BenchFragCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String summary() {
-        return "GPU-sharing placement on the Alibaba GPU 2023 cluster, FGD's protocol (allocation at 100% / 130% arrived)";
+    public BenchFragCommand(PrintStream out, PrintStream err) {
+        super(out, err);
     }
 
     @Override
@@ -88,5 +75,10 @@ public final class BenchFragCommand implements GantryCli.Command {
         }
         bar.finish();
         return runs;
+    }
+
+    @Override
+    public String summary() {
+        return "GPU-sharing placement on the Alibaba GPU 2023 cluster, FGD's protocol (allocation at 100% / 130% arrived)";
     }
 }

@@ -1,7 +1,7 @@
 package io.gantry.cli.train;
 
 import io.gantry.cli.CommandOptions;
-import io.gantry.cli.GantryCli;
+import io.gantry.cli.PrintingCommand;
 import io.gantry.cli.bench.LineChart;
 import io.gantry.cli.bench.ProgressBar;
 import io.gantry.scheduling.model.JobRequest;
@@ -27,25 +27,12 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /** {@code gantry train}: pre-train the SAC policy on trace replay; writes a CSV log, PNG learning curves and a checkpoint. */
-public final class TrainCommand implements GantryCli.Command {
+public final class TrainCommand extends PrintingCommand {
 
     static final String CSV_HEADER = "episode,load,jobs,decisions,return,avg_jct_s,entropy,alpha,actor_loss,critic_loss,updates";
 
-    private final PrintStream out;
-    private final PrintStream err;
-
-    public TrainCommand() {
-        this(System.out, System.err);
-    }
-
-    TrainCommand(PrintStream out, PrintStream err) {
-        this.out = out;
-        this.err = err;
-    }
-
-    @Override
-    public String summary() {
-        return "pre-train the SAC policy on trace replay; writes train-log.csv, learning curves and a checkpoint";
+    public TrainCommand(PrintStream out, PrintStream err) {
+        super(out, err);
     }
 
     @Override
@@ -197,5 +184,10 @@ public final class TrainCommand implements GantryCli.Command {
                     pts.stream().mapToDouble(p -> p[1]).toArray()));
         }
         c.write(dir.resolve("learning-curves-" + tag + ".png"));
+    }
+
+    @Override
+    public String summary() {
+        return "pre-train the SAC policy on trace replay; writes train-log.csv, learning curves and a checkpoint";
     }
 }

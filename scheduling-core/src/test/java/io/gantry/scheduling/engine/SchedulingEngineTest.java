@@ -73,15 +73,26 @@ class SchedulingEngineTest {
         assertTrue(seen.get(1).preemptible());
     }
 
-    @Test
-    void withoutPreemptionNoRunningJobIsPreemptibleAndAVictimFailsTheRound() {
-        Scripted p = new Scripted(ctx -> ctx.running().isEmpty()
+    /** A policy that places {@code a} on n1 while nothing runs, then asks to stop {@code a}. */
+    private static Scripted placeAThenStopIt() {
+        return new Scripted(ctx -> ctx.running().isEmpty()
                 ? Decision.placeOnly(List.of(new Placement("a", List.of("n1"))))
                 : new Decision(List.of(), List.of("a"), Double.NaN));
-        SchedulingEngine e = engine(p, false);
+    }
+
+    /** An engine where {@code a} was placed in the round at 0 and {@code b} has been submitted since. */
+    private static SchedulingEngine aRunningAndBWaiting(SchedulingPolicy p, boolean preemption) {
+        SchedulingEngine e = engine(p, preemption);
         e.submit(job("a", 1), true);
         e.round(0);
         e.submit(job("b", 1), true);
+        return e;
+    }
+
+    @Test
+    void withoutPreemptionNoRunningJobIsPreemptibleAndAVictimFailsTheRound() {
+        Scripted p = placeAThenStopIt();
+        SchedulingEngine e = aRunningAndBWaiting(p, false);
         IllegalStateException ex = assertThrows(IllegalStateException.class, () -> e.round(1));
         assertTrue(ex.getMessage().contains("not preemptible"), ex.getMessage());
         assertFalse(p.seen.get(1).running().get(0).preemptible());
@@ -89,13 +100,7 @@ class SchedulingEngineTest {
 
     @Test
     void aVictimIsAlwaysStoppedAndReleased() {
-        Scripted p = new Scripted(ctx -> ctx.running().isEmpty()
-                ? Decision.placeOnly(List.of(new Placement("a", List.of("n1"))))
-                : new Decision(List.of(), List.of("a"), Double.NaN));
-        SchedulingEngine e = engine(p, true);
-        e.submit(job("a", 1), true);
-        e.round(0);
-        e.submit(job("b", 1), true);
+        SchedulingEngine e = aRunningAndBWaiting(placeAThenStopIt(), true);
         SchedulingEngine.Round r = e.round(5);
         assertEquals(List.of("a"), r.stopped().stream().map(x -> x.job().id()).toList());
         assertEquals(0, e.runningCount());

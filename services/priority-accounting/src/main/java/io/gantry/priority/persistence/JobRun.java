@@ -1,21 +1,14 @@
 package io.gantry.priority.persistence;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
 /** A job's latest stint: resources of all its tasks together, and whether it still holds them. */
 @Entity
 @Table(name = "job_run")
-public class JobRun extends PanacheEntityBase {
-    @Id
-    @Column(name = "job_id")
-    public String jobId;
-    @Column(name = "user_name")
-    public String userName;
+public class JobRun extends UserJob {
     @Column(name = "started_at")
     public Instant startedAt;
     @Column(name = "gpu_milli")

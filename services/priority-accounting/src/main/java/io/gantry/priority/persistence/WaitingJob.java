@@ -1,21 +1,23 @@
 package io.gantry.priority.persistence;
 
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
 /** A submitted job that has not started yet. */
 @Entity
 @Table(name = "waiting_job")
-public class WaitingJob extends PanacheEntityBase {
-    @Id
-    @Column(name = "job_id")
-    public String jobId;
-    @Column(name = "user_name")
-    public String userName;
+public class WaitingJob extends UserJob {
     @Column(name = "submitted_at")
     public Instant submittedAt;
+
+    /** A new row, not yet persisted: {@code jobId} of {@code user} waits from {@code since}. */
+    public static WaitingJob of(String jobId, String user, Instant since) {
+        WaitingJob w = new WaitingJob();
+        w.jobId = jobId;
+        w.userName = user;
+        w.submittedAt = since;
+        return w;
+    }
 }

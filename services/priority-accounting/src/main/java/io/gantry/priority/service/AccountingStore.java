@@ -92,11 +92,7 @@ public class AccountingStore {
         if (WaitingJob.findById(s.jobId()) != null || JobRun.findById(s.jobId()) != null) {
             return new LedgerChange.Nothing(s.user(), s.jobId());
         }
-        WaitingJob w = new WaitingJob();
-        w.jobId = s.jobId();
-        w.userName = s.user();
-        w.submittedAt = stored(s.occurredAt());
-        w.persist();
+        WaitingJob.of(s.jobId(), s.user(), stored(s.occurredAt())).persist();
         return new LedgerChange.Waiting(s.user(), s.jobId(), seconds(s.occurredAt()), true);
     }
 
@@ -145,11 +141,7 @@ public class AccountingStore {
         u.persist();
         if (e instanceof JobPreempted) {
             // Back in the queue: waiting again from now.
-            WaitingJob w = new WaitingJob();
-            w.jobId = e.jobId();
-            w.userName = run.userName;
-            w.submittedAt = end;
-            w.persist();
+            WaitingJob.of(e.jobId(), run.userName, end).persist();
         }
         return new LedgerChange.Stopped(run.userName, run.jobId, run.gpus(), seconds(run.startedAt), seconds(end));
     }
