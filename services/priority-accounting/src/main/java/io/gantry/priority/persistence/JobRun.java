@@ -1,6 +1,5 @@
 package io.gantry.priority.persistence;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -9,13 +8,9 @@ import java.time.Instant;
 @Entity
 @Table(name = "job_run")
 public class JobRun extends UserJob {
-    @Column(name = "started_at")
     public Instant startedAt;
-    @Column(name = "gpu_milli")
     public long gpuMilli;
-    @Column(name = "cpu_milli")
     public long cpuMilli;
-    @Column(name = "memory_mib")
     public long memoryMib;
     public boolean running;
 

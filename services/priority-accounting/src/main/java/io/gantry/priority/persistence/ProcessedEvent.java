@@ -1,7 +1,6 @@
 package io.gantry.priority.persistence;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -12,12 +11,8 @@ import java.time.Instant;
 @Table(name = "processed_event")
 public class ProcessedEvent extends PanacheEntityBase {
     @Id
-    @Column(name = "event_id")
     public String eventId;
-    @Column(name = "job_id")
     public String jobId;
-    @Column(name = "event_type")
     public String eventType;
-    @Column(name = "processed_at")
     public Instant processedAt;
 }

@@ -1,7 +1,6 @@
 package io.gantry.priority.persistence;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
-import jakarta.persistence.Column;
 import jakarta.persistence.Id;
 import jakarta.persistence.MappedSuperclass;
 
@@ -9,8 +8,6 @@ import jakarta.persistence.MappedSuperclass;
 @MappedSuperclass
 public abstract class UserJob extends PanacheEntityBase {
     @Id
-    @Column(name = "job_id")
     public String jobId;
-    @Column(name = "user_name")
     public String userName;
 }

@@ -1,6 +1,5 @@
 package io.gantry.priority.persistence;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -9,7 +8,6 @@ import java.time.Instant;
 @Entity
 @Table(name = "waiting_job")
 public class WaitingJob extends UserJob {
-    @Column(name = "submitted_at")
     public Instant submittedAt;
 
     /** A new row, not yet persisted: {@code jobId} of {@code user} waits from {@code since}. */

@@ -1,6 +1,5 @@
 package io.gantry.studio.persistence;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -11,13 +10,10 @@ import java.util.List;
 @Table(name = "studio_graph_version")
 public class GraphVersion extends GeneratedIdEntity {
 
-    @Column(name = "graph_id")
     public long graphId;
     public int version;
-    @Column(name = "graph_json")
     public String graphJson;
     public String dataset;
-    @Column(name = "created_at")
     public Instant createdAt;
 
     public static List<GraphVersion> of(long graphId) {

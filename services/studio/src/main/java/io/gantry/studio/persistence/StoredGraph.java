@@ -1,6 +1,5 @@
 package io.gantry.studio.persistence;
 
-import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Table;
 import java.time.Instant;
@@ -13,9 +12,7 @@ public class StoredGraph extends GeneratedIdEntity {
 
     public String owner;
     public String name;
-    @Column(name = "created_at")
     public Instant createdAt;
-    @Column(name = "updated_at")
     public Instant updatedAt;
 
     /** The graph {@code id} if {@code owner} owns it: another user's graph is as absent as a missing one. */
