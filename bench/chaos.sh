@@ -13,7 +13,7 @@ usage: ./gantry chaos [--jobs N] [--rounds K] [--seed S] [--rate R] [--ready-tim
   --jobs N             jobs replayed through the live system while processes are killed (5000)
   --rounds K           rounds; each kills every service once, in a seeded random order (3); the broker once in all
   --seed S             seeds the kill order and moments (17)
-  --rate R             jobs/s submitted (default: spreads the jobs over about 20 s per kill)
+  --rate R             jobs/s submitted (default: spreads the jobs over about 60 s per kill: recovery takes 30-90 s on a loaded 2-core machine)
   --ready-timeout-s S  how long a killed process may take to be ready again before it counts as slow (900)
   --timeout-s S        the replay gives up after S s; jobs not ended by then are unfinished (3600)
   --out DIR            where chaos.json, the replay summary and the events go (bench/results/chaos-<time>)
@@ -69,7 +69,8 @@ chaos_plan() { # chaos_plan ROUNDS SEED: one process name a line, the order of t
 }
 
 chaos_report() { # chaos_report OUT KILLS_FILE LAG: writes OUT/chaos.json, prints the table; returns 1 on a failure
-  local out=$1 kills=$2 lag=$3 s=$out/replay.json
+  local out=$1 kills=$2 lag=$3
+  local s=$out/replay.json
   python3 - "$s" "$kills" "$lag" "$out/chaos.json" <<'PY'
 import json, sys, statistics
 summary_file, kills_file, lag, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -116,7 +117,7 @@ PY
 }
 
 cmd_chaos() {
-  local jobs=5000 rounds=3 seed=17 rate='' ready_timeout=900 timeout=3600 out='' speedup=20000
+  local jobs=5000 rounds=3 seed=17 rate='' ready_timeout=900 timeout=3600 out='' speedup=1000000
   while [ $# -gt 0 ]; do
     case "$1" in
       -h|--help) chaos_usage; return 0 ;;
@@ -141,7 +142,7 @@ cmd_chaos() {
   chaos_plan "$rounds" "$seed" >"$plan"
   local nkills
   nkills=$(wc -l <"$plan")
-  [ -n "$rate" ] || rate=$(awk -v j="$jobs" -v k="$nkills" 'BEGIN {r = j / (k * 20); printf "%.2f", (r < 1 ? 1 : r)}')
+  [ -n "$rate" ] || rate=$(awk -v j="$jobs" -v k="$nkills" 'BEGIN {r = j / (k * 60); printf "%.2f", (r < 1 ? 1 : r)}')
   # Every kill is restarted; the supervisors' own give-up (--max-restarts) must not end the campaign.
   MAX_RESTARTS=$((nkills + 10))
   SUPERVISOR_READY_S=$ready_timeout
@@ -150,7 +151,7 @@ cmd_chaos() {
   trap stop_all EXIT INT TERM
   start_system 13 "$speedup"
   log "chaos: $jobs jobs at $rate/s, $nkills kills (seed $seed); results in $out"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --speedup "$speedup" --service-events "$EVENTS" --jobs "$jobs" \
+  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --service-events "$EVENTS" --jobs "$jobs" \
     --rate "$rate" --exit-when-done --timeout-s "$timeout" --summary "$out/replay.json" >"$out/replay.log" 2>&1 &
   local replay=$!
   PIDS+=("$replay")

@@ -16,7 +16,7 @@ USAGE
 }
 
 cmd_fuzz() {
-  local inputs=20000 seed=17 valid=200 ready_timeout=900 out='' speedup=20000
+  local inputs=20000 seed=17 valid=200 ready_timeout=900 out='' speedup=1000000
   while [ $# -gt 0 ]; do
     case "$1" in
       -h|--help) fuzz_usage; return 0 ;;
@@ -46,7 +46,7 @@ cmd_fuzz() {
   local services='' name
   for name in "${SERVICE_NAMES[@]}"; do services+="${services:+,}$name=$(service_port "$name")"; done
   log "fuzz: $inputs inputs (seed $seed) with $valid valid jobs; results in $out"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --speedup "$speedup" --jobs "$valid" --rate 5 --exit-when-done \
+  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --jobs "$valid" --rate 5 --exit-when-done \
     --timeout-s 3600 --summary "$out/replay.json" >"$out/replay.log" 2>&1 &
   local replay=$!
   PIDS+=("$replay")

@@ -36,7 +36,7 @@ soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mi
 }
 
 cmd_soak() {
-  local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=20000
+  local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=1000000
   while [ $# -gt 0 ]; do
     case "$1" in
       -h|--help) soak_usage; return 0 ;;
@@ -62,7 +62,7 @@ cmd_soak() {
   log "soak: $rate jobs/s for ${duration}s; results in $out"
   local csv=$out/soak.csv t0=$SECONDS
   echo "t_s,process,heap_mib,rss_mib,consumer_lag" >"$csv"
-  cli replay --bootstrap "localhost:$KAFKA_PORT" --speedup "$speedup" --service-events "$EVENTS" \
+  cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --service-events "$EVENTS" \
     --jobs $((rate * duration)) --rate "$rate" --exit-when-done --timeout-s $((duration * 3 + 600)) \
     --summary "$out/replay.json" >"$out/replay.log" 2>&1 &
   local replay=$!
