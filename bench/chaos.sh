@@ -116,28 +116,45 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-cmd_chaos() {
-  local jobs=5000 rounds=3 seed=17 rate='' ready_timeout=900 timeout=3600 out='' speedup=1000000
+# campaign_parse COMMAND "FLAG VAR ..." ARGS...: sets the caller's VAR for each FLAG given (bash's locals are seen by
+# the functions a function calls); --token-file F sets GANTRY_TOKEN. Returns 1 after --help, 2 on a bad flag.
+campaign_parse() {
+  local cmd=$1 spec=$2 var; shift 2
   while [ $# -gt 0 ]; do
     case "$1" in
-      -h|--help) chaos_usage; return 0 ;;
-      --jobs) jobs=$2; shift 2 ;;
-      --rounds) rounds=$2; shift 2 ;;
-      --seed) seed=$2; shift 2 ;;
-      --rate) rate=$2; shift 2 ;;
-      --ready-timeout-s) ready_timeout=$2; shift 2 ;;
-      --timeout-s) timeout=$2; shift 2 ;;
-      --out) out=$2; shift 2 ;;
-      --token-file) GANTRY_TOKEN=$(cat "$2"); export GANTRY_TOKEN; shift 2 ;;
-      *) log "chaos: unknown option $1"; chaos_usage >&2; return 2 ;;
+      -h|--help) "${cmd}_usage"; return 1 ;;
+      --token-file) GANTRY_TOKEN=$(cat "${2:-}") || return 2; export GANTRY_TOKEN; shift 2; continue ;;
     esac
+    var=$(awk -v f="$1" '{for (i = 1; i < NF; i += 2) if ($i == f) print $(i + 1)}' <<<"$spec")
+    [ -n "$var" ] && [ $# -ge 2 ] || { log "$cmd: unknown option or no value: $1"; "${cmd}_usage" >&2; return 2; }
+    printf -v "$var" '%s' "$2"
+    shift 2
   done
-  local n
-  for n in "$jobs" "$rounds" "$seed" "$ready_timeout" "$timeout"; do
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { log "chaos: --jobs, --rounds, --seed and the timeouts take whole numbers > 0"; return 2; }
+}
+
+# campaign_numbers COMMAND VALUE...: each a whole number > 0; makes the caller's $out (default bench/results/...)
+campaign_numbers() {
+  local what=$1 n; shift
+  for n in "$@"; do
+    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { log "$what: its options take whole numbers > 0, got '$n'"; return 2; }
   done
-  out=${out:-$ROOT/bench/results/chaos-$(date +%Y%m%d-%H%M%S)}
+  out=${out:-$ROOT/bench/results/$what-$(date +%Y%m%d-%H%M%S)}
   mkdir -p "$out"
+}
+
+campaign_start() { # campaign_start COMMAND READY_TIMEOUT SPEEDUP: the system up
+  # A loaded machine is slow, not lossy: the launcher's start-up and restart waits become the campaign's.
+  START_READY_S=$2
+  SUPERVISOR_READY_S=$2
+  ensure_built
+  trap stop_all EXIT INT TERM
+  start_system 13 "$3"
+}
+
+cmd_chaos() {
+  local jobs=5000 rounds=3 seed=17 rate='' ready_timeout=900 timeout=3600 out='' speedup=1000000
+  campaign_parse chaos "--jobs jobs --rounds rounds --seed seed --rate rate --ready-timeout-s ready_timeout --timeout-s timeout --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  campaign_numbers chaos "$jobs" "$rounds" "$seed" "$ready_timeout" "$timeout" || return 2
   local plan=$out/plan.txt kills=$out/kills.txt
   chaos_plan "$rounds" "$seed" >"$plan"
   local nkills
@@ -145,11 +162,7 @@ cmd_chaos() {
   [ -n "$rate" ] || rate=$(awk -v j="$jobs" -v k="$nkills" 'BEGIN {r = j / (k * 60); printf "%.2f", (r < 1 ? 1 : r)}')
   # Every kill is restarted; the supervisors' own give-up (--max-restarts) must not end the campaign.
   MAX_RESTARTS=$((nkills + 10))
-  SUPERVISOR_READY_S=$ready_timeout
-  START_READY_S=$ready_timeout
-  ensure_built
-  trap stop_all EXIT INT TERM
-  start_system 13 "$speedup"
+  campaign_start chaos "$ready_timeout" "$speedup"
   log "chaos: $jobs jobs at $rate/s, $nkills kills (seed $seed); results in $out"
   cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --service-events "$EVENTS" --jobs "$jobs" \
     --rate "$rate" --exit-when-done --timeout-s "$timeout" --summary "$out/replay.json" >"$out/replay.log" 2>&1 &

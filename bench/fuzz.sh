@@ -17,31 +17,11 @@ USAGE
 
 cmd_fuzz() {
   local inputs=20000 seed=17 valid=200 ready_timeout=900 out='' speedup=1000000
-  while [ $# -gt 0 ]; do
-    case "$1" in
-      -h|--help) fuzz_usage; return 0 ;;
-      --inputs) inputs=$2; shift 2 ;;
-      --seed) seed=$2; shift 2 ;;
-      --valid-jobs) valid=$2; shift 2 ;;
-      --ready-timeout-s) ready_timeout=$2; shift 2 ;;
-      --out) out=$2; shift 2 ;;
-      --token-file) GANTRY_TOKEN=$(cat "$2"); export GANTRY_TOKEN; shift 2 ;;
-      *) log "fuzz: unknown option $1"; fuzz_usage >&2; return 2 ;;
-    esac
-  done
-  local n
-  for n in "$inputs" "$seed" "$valid" "$ready_timeout"; do
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { log "fuzz: its options take whole numbers > 0"; return 2; }
-  done
-  out=${out:-$ROOT/bench/results/fuzz-$(date +%Y%m%d-%H%M%S)}
-  mkdir -p "$out"
+  campaign_parse fuzz "--inputs inputs --seed seed --valid-jobs valid --ready-timeout-s ready_timeout --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  campaign_numbers fuzz "$inputs" "$seed" "$valid" "$ready_timeout" || return 2
   # A death is a finding, not something to hide: the supervisors restart nothing.
   MAX_RESTARTS=0
-  START_READY_S=$ready_timeout
-  trap '' USR1
-  ensure_built
-  trap stop_all EXIT INT TERM
-  start_system 13 "$speedup"
+  campaign_start fuzz "$ready_timeout" "$speedup"
   trap 'echo "$(cat "$RUN/down" 2>/dev/null)" >>"$out/deaths"' USR1
   local services='' name
   for name in "${SERVICE_NAMES[@]}"; do services+="${services:+,}$name=$(service_port "$name")"; done

@@ -37,28 +37,9 @@ soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mi
 
 cmd_soak() {
   local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=1000000
-  while [ $# -gt 0 ]; do
-    case "$1" in
-      -h|--help) soak_usage; return 0 ;;
-      --rate) rate=$2; shift 2 ;;
-      --duration-s) duration=$2; shift 2 ;;
-      --every-s) every=$2; shift 2 ;;
-      --ready-timeout-s) ready_timeout=$2; shift 2 ;;
-      --out) out=$2; shift 2 ;;
-      *) log "soak: unknown option $1"; soak_usage >&2; return 2 ;;
-    esac
-  done
-  local n
-  for n in "$rate" "$duration" "$every" "$ready_timeout"; do
-    [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -gt 0 ] || { log "soak: its options take whole numbers > 0"; return 2; }
-  done
-  out=${out:-$ROOT/bench/results/soak-$(date +%Y%m%d-%H%M%S)}
-  mkdir -p "$out"
-  START_READY_S=$ready_timeout
-  SUPERVISOR_READY_S=$ready_timeout
-  ensure_built
-  trap stop_all EXIT INT TERM
-  start_system 13 "$speedup"
+  campaign_parse soak "--rate rate --duration-s duration --every-s every --ready-timeout-s ready_timeout --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  campaign_numbers soak "$rate" "$duration" "$every" "$ready_timeout" || return 2
+  campaign_start soak "$ready_timeout" "$speedup"
   log "soak: $rate jobs/s for ${duration}s; results in $out"
   local csv=$out/soak.csv t0=$SECONDS
   echo "t_s,process,heap_mib,rss_mib,consumer_lag" >"$csv"
