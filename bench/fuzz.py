@@ -4,7 +4,7 @@ service consumes, mutated requests against every operation of every service's Op
 each input by class. Kafka goes through the broker's own console tools (no client library needed here).
 
   fuzz.py run --bootstrap H:P --lib DIR --services name=port,... --inputs N --seed S --out DIR
-  fuzz.py report --out DIR --replay SUMMARY --lag N --crashes N   (prints the table, writes fuzz.json; exit 1 on a failure)
+  fuzz.py report --out DIR --replay SUMMARY [--replay SUMMARY] --lag N --crashes N   (prints the table, writes fuzz.json; exit 1 on a failure)
 """
 import argparse
 import collections
@@ -132,10 +132,16 @@ def event_outcome(e):
 
 def cmd_report(a):
     raw = json.load(open(os.path.join(a.out, "fuzz-raw.json")))
-    try:
-        replay = json.load(open(a.replay))
-    except (OSError, ValueError):
-        replay = {}
+    # The valid jobs replayed before the fuzz (they seed it) and after it (a poisoned partition would hold them).
+    replay = {}
+    for f in a.replay:
+        try:
+            r = json.load(open(f))
+        except (OSError, ValueError):
+            replay = {}
+            break
+        for k in ("submitted", "unfinished", "duplicates"):
+            replay[k] = replay.get(k, 0) + r.get(k, 0)
     table = collections.defaultdict(collections.Counter)
     reasons = collections.defaultdict(collections.Counter)
     for e in raw["events"].values():
@@ -188,7 +194,7 @@ def main():
     r.add_argument("--out", required=True)
     q = sub.add_parser("report")
     q.add_argument("--out", required=True)
-    q.add_argument("--replay", required=True)
+    q.add_argument("--replay", action="append", required=True)
     q.add_argument("--lag", type=int, required=True)
     q.add_argument("--crashes", type=int, required=True)
     a = p.parse_args()
