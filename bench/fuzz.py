@@ -54,7 +54,8 @@ def consume(a, topic, max_messages=None, timeout_ms=8000):
 
 
 def seed_event(a, topic):
-    for _, _, value in consume(a, topic, max_messages=5):
+    # A loaded machine takes a while to join and fetch: 8 s missed gantry.jobs.submitted in a development run.
+    for _, _, value in consume(a, topic, max_messages=5, timeout_ms=30000):
         try:
             e = json.loads(value)
             if isinstance(e, dict) and "type" in e:

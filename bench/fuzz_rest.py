@@ -128,6 +128,15 @@ def run(rng, services, n, token):
             r["outcome"] = "2xx" if status < 300 else "4xx" if status < 500 else "5xx"
             if status >= 500:
                 r["detail"] = text[:300]
+        except (BrokenPipeError, ConnectionResetError) as e:
+            # Over the server's body limit, Quarkus answers 413 and closes before the upload ends.
+            r["outcome"] = "refused (size)" if body is not None and len(body) > 1024 * 1024 else "no answer"
+            r["detail"] = repr(e)[:300]
+        except urllib.error.URLError as e:
+            big = body is not None and len(body) > 1024 * 1024
+            closed = isinstance(e.reason, (BrokenPipeError, ConnectionResetError))
+            r["outcome"] = "refused (size)" if big and closed else "no answer"
+            r["detail"] = repr(e)[:300]
         except (OSError, ValueError) as e:
             r["outcome"] = "no answer"
             r["detail"] = repr(e)[:300]
