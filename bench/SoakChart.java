@@ -1,0 +1,100 @@
+import io.gantry.cli.bench.LineChart;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib,consumer_lag) with the CLI's LineChart, and
+ * writes its figures: per process the mean heap and RSS over the first and the last fifth of the run, and the lag's
+ * maximum and last value. Run in source-file mode: java -cp CLI_JAR bench/SoakChart.java CSV SUMMARY PNG JSON.
+ */
+public final class SoakChart {
+
+    public static void main(String[] args) throws Exception {
+        List<String[]> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(Path.of(args[0])).subList(1, Files.readAllLines(Path.of(args[0])).size())) {
+            String[] f = line.split(",");
+            if (f.length == 5 && !f[2].isEmpty()) {
+                rows.add(f);
+            }
+        }
+        Map<String, List<double[]>> byProcess = new LinkedHashMap<>();
+        List<double[]> lag = new ArrayList<>();
+        double end = 0;
+        for (String[] f : rows) {
+            double t = Double.parseDouble(f[0]);
+            end = Math.max(end, t);
+            byProcess.computeIfAbsent(f[1], k -> new ArrayList<>())
+                    .add(new double[] {t, Double.parseDouble(f[2]), Double.parseDouble(f[3])});
+            if (lag.isEmpty() || lag.get(lag.size() - 1)[0] != t) {
+                lag.add(new double[] {t, Double.parseDouble(f[4])});
+            }
+        }
+        String base = args[2].replaceAll("\\.png$", "");
+        chart("Heap in use", "heap (MiB)", byProcess, 1, Path.of(base + "-heap.png"));
+        chart("Resident set size", "RSS (MiB)", byProcess, 2, Path.of(args[2]));
+        LineChart lc = new LineChart("Summed consumer lag", "time (s)", "records", false);
+        lc.add(new LineChart.Series("lag", col(lag, 0), col(lag, 1)));
+        lc.write(Path.of(base + "-lag.png"));
+        StringBuilder json = new StringBuilder("{\n  \"duration_s\": " + end + ",\n  \"replay\": "
+                + (Files.exists(Path.of(args[1])) ? Files.readString(Path.of(args[1])).strip() : "null")
+                + ",\n  \"max_lag\": " + (long) max(col(lag, 1)) + ",\n  \"last_lag\": "
+                + (lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]) + ",\n  \"processes\": {");
+        System.out.printf(Locale.ROOT, "%-20s %12s %12s %12s %12s%n", "process", "heap first", "heap last",
+                "RSS first", "RSS last");
+        String sep = "\n";
+        for (Map.Entry<String, List<double[]>> e : byProcess.entrySet()) {
+            double[] h = firstLast(e.getValue(), 1, end);
+            double[] r = firstLast(e.getValue(), 2, end);
+            System.out.printf(Locale.ROOT, "%-20s %10.1fMi %10.1fMi %10.1fMi %10.1fMi%n", e.getKey(), h[0], h[1], r[0],
+                    r[1]);
+            json.append(sep).append(String.format(Locale.ROOT, "    \"%s\": {\"heap_first_mib\": %.1f, "
+                    + "\"heap_last_mib\": %.1f, \"rss_first_mib\": %.1f, \"rss_last_mib\": %.1f}", e.getKey(), h[0],
+                    h[1], r[0], r[1]));
+            sep = ",\n";
+        }
+        json.append("\n  }\n}\n");
+        Files.writeString(Path.of(args[3]), json);
+        System.out.printf(Locale.ROOT, "consumer lag: max %d, last %d%n", (long) max(col(lag, 1)),
+                lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]);
+    }
+
+    private static void chart(String title, String yLabel, Map<String, List<double[]>> data, int c, Path file)
+            throws Exception {
+        LineChart lc = new LineChart(title, "time (s)", yLabel, false);
+        data.forEach((name, pts) -> lc.add(new LineChart.Series(name, col(pts, 0), col(pts, c))));
+        lc.write(file);
+    }
+
+    /** Means of column c over the first and the last fifth of the run (the first minute holds the JIT's warm-up). */
+    private static double[] firstLast(List<double[]> pts, int c, double end) {
+        double a = 0, na = 0, b = 0, nb = 0;
+        for (double[] p : pts) {
+            if (p[0] <= end / 5) {
+                a += p[c];
+                na++;
+            }
+            if (p[0] >= end * 4 / 5) {
+                b += p[c];
+                nb++;
+            }
+        }
+        return new double[] {na > 0 ? a / na : 0, nb > 0 ? b / nb : 0};
+    }
+
+    private static double[] col(List<double[]> pts, int c) {
+        return pts.stream().mapToDouble(p -> p[c]).toArray();
+    }
+
+    private static double max(double[] v) {
+        double m = 0;
+        for (double x : v) {
+            m = Math.max(m, x);
+        }
+        return m;
+    }
+}
