@@ -82,8 +82,21 @@ wait_healthy() { # until every container with a health check is healthy, or TIME
   done
 }
 
+security() { # a key pair per compose state dir, its public key for the services, tokens beside it (README "Security")
+  local dir="$STATE/security"
+  "$ROOT/deploy/jwt.sh" keys "$dir"
+  (umask 077
+   [ -f "$dir/admin.token" ] || "$ROOT/deploy/jwt.sh" token "$dir" admin admin,operator,user 2592000 >"$dir/admin.token"
+   [ -f "$dir/demo.token" ] || "$ROOT/deploy/jwt.sh" token "$dir" demo user 2592000 >"$dir/demo.token"
+   [ -f "$dir/studio.token" ] || "$ROOT/deploy/jwt.sh" token "$dir" studio operator 2592000 >"$dir/studio.token")
+  GANTRY_JWT_PUBLIC_KEY="$(cat "$dir/jwt-public.pem")"
+  GANTRY_STUDIO_SERVICE_TOKEN="$(cat "$dir/studio.token")"
+  export GANTRY_JWT_PUBLIC_KEY GANTRY_STUDIO_SERVICE_TOKEN
+}
+
 cmd=${1:-status}; shift || true
 choose_compose
+security
 case "$cmd" in
   up)
     profile=()
@@ -93,7 +106,7 @@ case "$cmd" in
     health_loop_start
     "${COMPOSE[@]}" "${profile[@]}" up -d "$@"
     wait_healthy
-    log "up in $((SECONDS - t0)) s (project $PROJECT):"
+    log "up in $((SECONDS - t0)) s (project $PROJECT); tokens: admin $STATE/security/admin.token, demo user $STATE/security/demo.token"
     status >&2 ;;
   status|ps)
     status ;;

@@ -1,5 +1,6 @@
 package io.gantry.system;
 
+import io.gantry.service.support.security.TestTokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -117,7 +118,11 @@ public final class GantryProcesses implements AutoCloseable {
             throw new IllegalStateException(jar + " is missing: run the build (./mvnw install) first");
         }
         // Append: a restarted service's log follows the first run's.
-        serviceProcesses.put(s, start(work.resolve(s + ".log"), serviceEnv.get(s), "java", "-Xmx192m",
+        // Every service trusts the test key; the studio reads the others with an operator's token, as under ./gantry up.
+        Map<String, String> env = new LinkedHashMap<>(serviceEnv.get(s));
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", TestTokens.publicKeyFile(work).toString());
+        env.put("GANTRY_STUDIO_SERVICE_TOKEN", TestTokens.operator());
+        serviceProcesses.put(s, start(work.resolve(s + ".log"), env, "java", "-Xmx192m",
                 "-XX:+UseSerialGC", "-Dquarkus.http.port=" + port(s), "-jar", jar.toString()));
     }
 
@@ -137,9 +142,11 @@ public final class GantryProcesses implements AutoCloseable {
         awaitReady(s);
     }
 
+    /** {@code GET path} on a service, as an admin (who may also read everything). */
     public String get(String service, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port(service) + path)).build(),
+                URI.create("http://localhost:" + port(service) + path))
+                        .header("Authorization", "Bearer " + TestTokens.admin()).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
     }
 

@@ -128,7 +128,8 @@ class PriorityAccountingRestartTest {
     private static void createUser(GantryProcesses system, String json) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://localhost:" + system.port(SERVICE) + "/users"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + io.gantry.service.support.security.TestTokens.admin()).POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(201, r.statusCode(), r.body());
     }

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.emptyOrNullString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Test;
 /** {@code POST /tuner/preview} answers any body it cannot tune with 400 naming the field and the reason, never a 5xx. */
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class TunerPreviewBodiesTest {
 
     private static final String HUGE = "x".repeat(100_000);

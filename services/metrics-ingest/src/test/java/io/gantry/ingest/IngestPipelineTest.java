@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.ResourceAmounts;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 @QuarkusTestResource(FakeExporterResource.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class IngestPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 // The restart test first: its orphan's run is on the wall clock from before the app started, so it must not wait
 // behind the other tests (it failed when they and a slow start took longer than the orphan's run).
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class DispatcherPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
@@ -48,6 +49,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(MemoryRetryPipelineTest.RealJobs.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class MemoryRetryPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
@@ -39,6 +40,9 @@ import org.junit.jupiter.api.Test;
  * The accounting guarantees, run once per database (H2 and PostgreSQL subclasses). Events go through the real
  * broker and consumer; each test uses its own user names, since the database lives for the whole Quarkus run.
  */
+// Runs as an admin (who may also read): the security tests check each role on its own. On this class: Quarkus reads
+// it from the class that declares the test method.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 abstract class AccountingContract {
 
     private static final ResourceAmounts ONE_GPU = new ResourceAmounts(1000, 4000, 8192);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
@@ -46,6 +47,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(OnlineLearningPipelineTest.Learning.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class OnlineLearningPipelineTest {
 
     private static final Path DATA_DIR;

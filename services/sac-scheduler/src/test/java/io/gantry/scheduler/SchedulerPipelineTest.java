@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.JobRejected;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class SchedulerPipelineTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

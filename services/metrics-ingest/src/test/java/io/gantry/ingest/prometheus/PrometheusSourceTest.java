@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.quarkus.test.security.TestSecurity;
 import io.gantry.events.EventCodec;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.Topics;
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.Timeout;
 @QuarkusTest
 @QuarkusTestResource(KafkaBrokerTestResource.class)
 @QuarkusTestResource(value = RealPrometheusResource.class, restrictToAnnotatedClass = true)
+// Runs as an admin (who may also read): the security tests check each role on its own.
+@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class PrometheusSourceTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

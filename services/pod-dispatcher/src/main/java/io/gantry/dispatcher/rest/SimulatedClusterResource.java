@@ -7,6 +7,9 @@ import io.gantry.dispatcher.simulated.ClusterSnapshot;
 import io.gantry.dispatcher.simulated.PrometheusExposition;
 import io.gantry.dispatcher.simulated.SimulatedCluster;
 import io.gantry.events.ResourceAmounts;
+import io.gantry.service.support.security.Roles;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -18,7 +21,8 @@ import java.util.TreeSet;
 
 /**
  * The simulated cluster seen from outside: Prometheus exposition for metrics-ingest, JSON for people. Not found
- * in Kubernetes mode, where the real cluster's exporters say what it holds.
+ * in Kubernetes mode, where the real cluster's exporters say what it holds. The exposition stays open like any
+ * metrics endpoint (metrics-ingest scrapes it); the JSON view needs an operator token.
  */
 @Path("/simulated-cluster")
 public class SimulatedClusterResource {
@@ -38,6 +42,7 @@ public class SimulatedClusterResource {
 
     @GET
     @Path("/metrics")
+    @PermitAll
     @Produces(PrometheusExposition.CONTENT_TYPE)
     public String metrics() {
         return PrometheusExposition.render(simulated().snapshot());
@@ -53,6 +58,7 @@ public class SimulatedClusterResource {
 
     @GET
     @Path("/nodes")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     @Produces(MediaType.APPLICATION_JSON)
     public ClusterView nodes() {
         ClusterSnapshot s = simulated().snapshot();

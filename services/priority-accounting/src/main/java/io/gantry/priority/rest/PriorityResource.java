@@ -12,6 +12,9 @@ import io.gantry.priority.service.AccountingStore;
 import io.gantry.priority.service.PriorityBook;
 import io.gantry.scheduling.fairness.DynamicPriority;
 import io.gantry.service.support.rest.JsonBodyError;
+import io.gantry.service.support.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -28,7 +31,10 @@ import java.util.List;
 import java.util.Map;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/** Admin API for users, their base priorities and entitlements, their usage, and the fairness picture. */
+/**
+ * Admin API for users, their base priorities and entitlements, their usage, and the fairness picture. Changes need an
+ * admin token; a user's token reads only that user's entry and usage, an operator's reads everything.
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -58,8 +64,11 @@ public class PriorityResource {
     private final AccountingStore store;
     private final PriorityBook book;
     private final PriorityPublisher publisher;
+    private final SecurityIdentity identity;
 
-    public PriorityResource(AccountingStore store, PriorityBook book, PriorityPublisher publisher) {
+    public PriorityResource(AccountingStore store, PriorityBook book, PriorityPublisher publisher,
+                            SecurityIdentity identity) {
+        this.identity = identity;
         this.store = store;
         this.book = book;
         this.publisher = publisher;
@@ -67,6 +76,7 @@ public class PriorityResource {
 
     @GET
     @Path("users")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     public List<UserView> users() {
         Map<String, DynamicPriority.Assessment> now = book.assess(Instant.now());
         return now.values().stream().map(a -> view(store.user(a.tenant()).orElse(null), a)).toList();
@@ -74,7 +84,11 @@ public class PriorityResource {
 
     @GET
     @Path("users/{name}")
+    @RolesAllowed({Roles.USER, Roles.OPERATOR, Roles.ADMIN})
     public Response user(@PathParam("name") String name) {
+        if (!Roles.mayRead(identity, name)) {
+            return notYours();
+        }
         if (!Names.isUser(name)) {
             return unknownUser(name);
         }
@@ -85,6 +99,7 @@ public class PriorityResource {
 
     @POST
     @Path("users")
+    @RolesAllowed(Roles.ADMIN)
     public Response create(UserRequest body) {
         List<FieldError> errors = new ArrayList<>();
         if (body == null) {
@@ -106,6 +121,7 @@ public class PriorityResource {
 
     @PUT
     @Path("users/{name}")
+    @RolesAllowed(Roles.ADMIN)
     public Response update(@PathParam("name") String name, UserRequest body) {
         if (!Names.isUser(name)) {
             // No such user can exist, and the name must not reach the database (a column of 200 characters).
@@ -130,7 +146,11 @@ public class PriorityResource {
 
     @GET
     @Path("users/{name}/usage")
+    @RolesAllowed({Roles.USER, Roles.OPERATOR, Roles.ADMIN})
     public Response usage(@PathParam("name") String name) {
+        if (!Roles.mayRead(identity, name)) {
+            return notYours();
+        }
         if (!Names.isUser(name) || store.user(name).isEmpty()) {
             return unknownUser(name);
         }
@@ -147,6 +167,7 @@ public class PriorityResource {
 
     @GET
     @Path("fairness")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     public PriorityBook.Fairness fairness() {
         return book.fairness(Instant.now());
     }
@@ -181,6 +202,12 @@ public class PriorityResource {
         if (body.maxGpus() != null && !(body.maxGpus() >= 0 && body.maxGpus() <= Limits.MAX_GPUS)) {
             errors.add(new FieldError("maxGpus", "must be between 0 and " + Limits.MAX_GPUS));
         }
+    }
+
+    /** 403 for another user's entry, whether or not it exists (the answer tells no names). */
+    private static Response notYours() {
+        return Response.status(Response.Status.FORBIDDEN).type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("error", "a user's token reads only that user's own entry and usage")).build();
     }
 
     /** 404; a name that breaks the rule is not echoed back (it may be huge or hold markup). */

@@ -2,6 +2,9 @@ package io.gantry.scheduler.rest;
 
 import io.gantry.scheduler.service.PendingExplanation;
 import io.gantry.scheduler.service.SchedulerLoop;
+import io.gantry.service.support.security.Roles;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -14,14 +17,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 
-/** What the scheduler holds, for people: the queue and the nodes as it sees them. */
+/**
+ * What the scheduler holds, for people: the queue and the nodes as it sees them (operator tokens), and why one job
+ * waits (also its owner's user token).
+ */
 @Path("/scheduler")
 @Produces(MediaType.APPLICATION_JSON)
 public class SchedulerResource {
 
     private final SchedulerLoop loop;
 
-    public SchedulerResource(SchedulerLoop loop) {
+    private final SecurityIdentity identity;
+
+    public SchedulerResource(SchedulerLoop loop, SecurityIdentity identity) {
+        this.identity = identity;
         this.loop = loop;
     }
 
@@ -39,6 +48,7 @@ public class SchedulerResource {
 
     @GET
     @Path("/queue")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     public CompletionStage<Queue> queue() {
         Instant now = Instant.now();
         return loop.query(s -> {
@@ -61,14 +71,22 @@ public class SchedulerResource {
      */
     @GET
     @Path("/queue/{jobId: .+}")
+    @RolesAllowed({Roles.USER, Roles.OPERATOR, Roles.ADMIN})
     public CompletionStage<Response> pending(@PathParam("jobId") String jobId) {
-        return loop.query(s -> PendingExplanation.of(s, jobId)).thenApply(e -> e.map(x -> Response.ok(x).build())
+        // A user's token sees only that user's jobs; another's pending job answers 404 like an unknown one.
+        String caller = identity.getPrincipal().getName();
+        boolean readsAll = Roles.readsAll(identity);
+        return loop.query(s -> readsAll || s.pendingJobs().stream()
+                        .anyMatch(j -> j.jobId().equals(jobId) && caller.equals(j.user()))
+                        ? PendingExplanation.of(s, jobId) : java.util.Optional.<PendingExplanation>empty())
+                .thenApply(e -> e.map(x -> Response.ok(x).build())
                 .orElseGet(() -> Response.status(Response.Status.NOT_FOUND).type(MediaType.APPLICATION_JSON)
                         .entity(Map.of("reason", "no pending job with this id")).build()));
     }
 
     @GET
     @Path("/nodes")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     public CompletionStage<List<NodeView>> nodes() {
         return loop.query(s -> s.nodes().stream().map(n -> new NodeView(n.name(), n.capacity().gpuMilli(),
                 n.allocated().gpuMilli(), n.capacity().cpuMilli(), n.allocated().cpuMilli(), n.capacity().memoryMib(),

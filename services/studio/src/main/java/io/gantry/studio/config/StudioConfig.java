@@ -3,6 +3,7 @@ package io.gantry.studio.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The studio's settings: where the other services' read APIs are, and what a studio run's pod requests. */
 @ConfigMapping(prefix = "gantry.studio")
@@ -15,6 +16,13 @@ public interface StudioConfig {
     /** Base URL of priority-accounting's REST API (a user's fair-share priority and usage). */
     @WithDefault("http://localhost:8083")
     String priorityUrl();
+
+    /**
+     * The bearer token the studio reads the other services with (an operator's: the studio shows each user only that
+     * user's runs). {@code ./gantry up} issues one; without it the other services answer 401 and the studio shows
+     * its pages without their part.
+     */
+    Optional<String> serviceToken();
 
     /** How long a call to another service may take before the studio answers without its part. */
     @WithDefault("2s")

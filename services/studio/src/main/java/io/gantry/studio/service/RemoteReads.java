@@ -59,7 +59,9 @@ public class RemoteReads {
 
     private Answer get(String base, String path) {
         String url = base.replaceAll("/+$", "") + path;
-        HttpRequest req = HttpRequest.newBuilder(URI.create(url)).timeout(config.remoteTimeout()).GET().build();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(config.remoteTimeout()).GET();
+        config.serviceToken().filter(t -> !t.isBlank()).ifPresent(t -> b.header("Authorization", "Bearer " + t));
+        HttpRequest req = b.build();
         try {
             HttpResponse<String> res = http.send(req, HttpResponse.BodyHandlers.ofString());
             if (res.statusCode() == 200) {

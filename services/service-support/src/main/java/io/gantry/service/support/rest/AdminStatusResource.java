@@ -2,8 +2,10 @@ package io.gantry.service.support.rest;
 
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.UnusedChannels;
+import io.gantry.service.support.security.Roles;
 import io.smallrye.reactive.messaging.ChannelRegistry;
 import io.smallrye.reactive.messaging.PausableChannel;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.ClientErrorException;
 import jakarta.ws.rs.GET;
@@ -22,7 +24,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Operators' view of a service's event flow, and pause/resume for channels configured {@code pausable=true}: 404 for a
  * channel that is not pausable, 409 with the reason for one the service does not consume in its current mode
- * ({@link UnusedChannels}).
+ * ({@link UnusedChannels}). Reading needs an operator or admin token, pausing and resuming an admin one.
  */
 @Path("/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -55,12 +57,14 @@ public class AdminStatusResource {
 
     @GET
     @Path("/status")
+    @RolesAllowed({Roles.OPERATOR, Roles.ADMIN})
     public Status status() {
         return new Status(service, intake.totals(), intake.lastEventAt());
     }
 
     @POST
     @Path("/channels/{channel}/pause")
+    @RolesAllowed(Roles.ADMIN)
     public ChannelState pause(@PathParam("channel") String channel) {
         PausableChannel c = pausable(channel);
         c.pause();
@@ -69,6 +73,7 @@ public class AdminStatusResource {
 
     @POST
     @Path("/channels/{channel}/resume")
+    @RolesAllowed(Roles.ADMIN)
     public ChannelState resume(@PathParam("channel") String channel) {
         PausableChannel c = pausable(channel);
         c.resume();
