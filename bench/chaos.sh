@@ -17,7 +17,7 @@ usage: ./gantry chaos [--jobs N] [--rounds K] [--seed S] [--rate R] [--ready-tim
   --ready-timeout-s S  how long a killed process may take to be ready again before it counts as slow (900)
   --timeout-s S        the replay gives up after S s; jobs not ended by then are unfinished (3600)
   --out DIR            where chaos.json, the replay summary and the events go (bench/results/chaos-<time>)
-  --token-file F       a bearer token sent to the services' HTTP endpoints (also \$GANTRY_TOKEN); not needed today
+  --token-file F       a bearer token sent to the services' HTTP endpoints (also \$GANTRY_TOKEN); default: the run's admin token
 USAGE
 }
 
@@ -160,6 +160,8 @@ campaign_start() { # campaign_start COMMAND READY_TIMEOUT SPEEDUP: the system up
   ensure_built
   trap stop_all EXIT INT TERM
   start_system 13 "$3"
+  # The endpoints need a bearer token (README "Security"): without --token-file, the run's own admin token.
+  if [ -z "${GANTRY_TOKEN:-}" ]; then GANTRY_TOKEN=$(cat "$RUN/security/admin.token"); export GANTRY_TOKEN; fi
 }
 
 cmd_chaos() {

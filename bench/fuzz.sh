@@ -11,7 +11,7 @@ usage: ./gantry fuzz [--inputs N] [--seed S] [--valid-jobs V] [--ready-timeout-s
   --valid-jobs V       valid jobs replayed alongside, each must end exactly once (200)
   --ready-timeout-s S  how long a service may take to start (900)
   --out DIR            where fuzz.json and the raw outcomes go (bench/results/fuzz-<time>)
-  --token-file F       a bearer token for the REST requests (also \$GANTRY_TOKEN); not needed today
+  --token-file F       a bearer token for the REST requests (also \$GANTRY_TOKEN); default: the run's admin token
 USAGE
 }
 
