@@ -4,6 +4,7 @@ import io.gantry.service.support.security.Roles;
 import io.gantry.tuner.service.JobSubmissions;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -20,13 +21,12 @@ import jakarta.ws.rs.core.Response;
 @Path("/jobs")
 public class JobSubmissionResource {
 
-    private final JobSubmissions submissions;
-    private final SecurityIdentity identity;
+    @Inject
+    JobSubmissions submissions;
 
-    public JobSubmissionResource(JobSubmissions submissions, SecurityIdentity identity) {
-        this.submissions = submissions;
-        this.identity = identity;
-    }
+    /** The caller, checked against the job's user by {@link JobSubmissions}. */
+    @Inject
+    SecurityIdentity identity;
 
     @POST
     @RolesAllowed(Roles.USER)
