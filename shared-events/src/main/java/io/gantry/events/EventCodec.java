@@ -59,6 +59,11 @@ public final class EventCodec {
         if (json == null || json.isBlank()) {
             throw new InvalidEventException("$", "empty message");
         }
+        if (json.length() > Limits.MAX_EVENT_LENGTH) {
+            // Before parsing: nothing of a record this large is read into a tree.
+            throw new InvalidEventException("$", "is " + json.length() + " characters, more than the "
+                    + Limits.MAX_EVENT_LENGTH + " an event may have");
+        }
         GantryEvent event;
         try {
             JsonNode tree = MAPPER.readTree(json);

@@ -28,6 +28,6 @@ public record JobCancelRequested(
     public void checkBody(Violations v) {
         v.jobId("jobId", jobId);
         v.user("user", user);
-        v.lengthIfPresent("reason", reason, Limits.MAX_NAME_LENGTH);
+        v.textIfPresent("reason", reason, Limits.MAX_NAME_LENGTH);
     }
 }

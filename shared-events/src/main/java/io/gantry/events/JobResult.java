@@ -89,7 +89,7 @@ public record JobResult(
         v.finiteSeconds("wallSeconds", wallSeconds);
         v.atLeast("meanSamplesPerSecond", meanSamplesPerSecond, 0.0);
         v.notBlank("modelKey", modelKey);
-        v.lengthIfPresent("modelKey", modelKey, 64);
+        v.textIfPresent("modelKey", modelKey, 64);
         v.within("batchSize", batchSize, 1, Limits.MAX_TRAINING_BATCH_SIZE);
         if (!(learningRate > 0 && learningRate <= Limits.MAX_TRAINING_LEARNING_RATE)) {
             v.add("learningRate", "must be above 0 and at most " + Limits.MAX_TRAINING_LEARNING_RATE + ", was " + learningRate);

@@ -63,8 +63,8 @@ public record JobTuned(
     public void checkBody(Violations v) {
         v.jobId("jobId", jobId);
         v.user("user", user);
-        v.lengthIfPresent("jobName", jobName, Limits.MAX_NAME_LENGTH);
-        v.lengthIfPresent("model", model, Limits.MAX_NAME_LENGTH);
+        v.textIfPresent("jobName", jobName, Limits.MAX_NAME_LENGTH);
+        v.textIfPresent("model", model, Limits.MAX_NAME_LENGTH);
         v.present("submittedAt", submittedAt);
         v.within("tasks", tasks, 1, Limits.MAX_TASKS);
         v.perTask("perTask", perTask);

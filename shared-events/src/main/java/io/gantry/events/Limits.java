@@ -56,6 +56,17 @@ public final class Limits {
     /** Length of free-text names ({@code jobName}, {@code model}): 253, a Kubernetes object name's limit. */
     public static final int MAX_NAME_LENGTH = 253;
 
+    /**
+     * Length of one event's JSON, in characters: 512 Ki. The largest valid event is far below it (a decision of 1,024
+     * nodes of 253 characters is about 260 K; a training spec of 256 layers a few tens of K), and every record is
+     * bounded again by the broker ({@code message.max.bytes}, 1 MB by default) and the consumers' fetch sizes, so no
+     * record can make a consumer hold more. A longer event is dead-lettered with this bound as its reason.
+     */
+    public static final int MAX_EVENT_LENGTH = 512 * 1024;
+
+    /** Length of a node name: 253, a Kubernetes node name's limit (a DNS subdomain). */
+    public static final int MAX_NODE_NAME_LENGTH = 253;
+
     /** Layers of a training model graph: 256, far above the small networks the shipped datasets need. */
     public static final int MAX_TRAINING_LAYERS = 256;
 

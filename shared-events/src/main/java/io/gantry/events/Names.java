@@ -20,6 +20,16 @@ public final class Names {
      */
     public static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._@-]*(/[A-Za-z0-9][A-Za-z0-9._@-]*)?");
 
+    /**
+     * A node: 1-253 characters of letters, digits, {@code .}, {@code _}, {@code :} and {@code -}, starting with a letter
+     * or digit. Every Kubernetes node name (a DNS subdomain) and every simulated one fits; it becomes a metric label and
+     * a log field, so nothing else may.
+     */
+    public static final Pattern NODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,252}");
+
+    static final String NODE_RULE = "1-" + Limits.MAX_NODE_NAME_LENGTH + " of letters, digits, '.', '_', ':', '-', "
+            + "starting with a letter or digit";
+
     /** What a user name must look like, in words, for a 400 answer or a dead-letter reason. */
     public static final String USER_RULE = "1-200 of letters, digits, '.', '_', '@', '-', starting with a letter or digit";
 
@@ -32,6 +42,11 @@ public final class Names {
     /** True when {@code name} is a valid user name. */
     public static boolean isUser(String name) {
         return name != null && name.length() <= Limits.MAX_USER_LENGTH && USER.matcher(name).matches();
+    }
+
+    /** True when {@code node} is a valid node name. */
+    public static boolean isNode(String node) {
+        return node != null && node.length() <= Limits.MAX_NODE_NAME_LENGTH && NODE.matcher(node).matches();
     }
 
     /** True when {@code id} is a valid job id. */

@@ -33,7 +33,7 @@ public record NodeMetrics(
 
     @Override
     public void checkBody(Violations v) {
-        v.notBlank("node", node);
+        v.node("node", node);
         v.resources("capacity", capacity);
         if (allocated != null) {
             v.resources("allocated", allocated);

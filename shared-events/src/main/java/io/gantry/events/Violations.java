@@ -111,10 +111,43 @@ public final class Violations {
         }
     }
 
-    /** Optional free text: when present, at most {@code max} characters. */
-    public void lengthIfPresent(String field, String value, int max) {
-        if (value != null && value.length() > max) {
+    /**
+     * Optional free text that is shown, logged or used as a label ({@code jobName}, {@code model}, a reason): when
+     * present, at most {@code max} characters and none that can forge a log line or hide text (control characters such
+     * as a line break, and invisible format characters such as a right-to-left override). The value is not quoted.
+     */
+    public void textIfPresent(String field, String value, int max) {
+        if (value == null) {
+            return;
+        }
+        if (value.length() > max) {
             add(field, "must be at most " + max + " characters, was " + value.length());
+            return;
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
+                add(field, String.format(java.util.Locale.ROOT, "must not contain control or format characters, "
+                        + "has U+%04X at index %d", (int) c, i));
+                return;
+            }
+        }
+    }
+
+    /** A required node name ({@link Names#isNode}). */
+    public void node(String field, String node) {
+        if (notBlank(field, node) && !Names.isNode(node)) {
+            add(field, nameProblem(node, Limits.MAX_NODE_NAME_LENGTH, Names.NODE_RULE));
+        }
+    }
+
+    /** Node names of a placed stint, each a {@link Names#isNode}; at most {@link Limits#MAX_TASKS}. */
+    private void nodes(List<String> nodes) {
+        atMost("nodes", nodes, Limits.MAX_TASKS);
+        if (nodes != null && nodes.size() <= Limits.MAX_TASKS) {
+            for (int i = 0; i < nodes.size(); i++) {
+                node("nodes[" + i + "]", nodes.get(i));
+            }
         }
     }
 
@@ -146,6 +179,7 @@ public final class Violations {
     public void endedStint(String jobId, String user, List<String> nodes, ResourceAmounts perTask) {
         jobId("jobId", jobId);
         userIfPresent("user", user);
+        // Bounded in number only: an end may be reported for pods that never reached a node.
         atMost("nodes", nodes, Limits.MAX_TASKS);
         perTaskIfPresent("perTask", perTask);
     }
@@ -158,7 +192,7 @@ public final class Violations {
         jobId("jobId", jobId);
         userIfPresent("user", user);
         notEmpty("nodes", nodes);
-        atMost("nodes", nodes, Limits.MAX_TASKS);
+        nodes(nodes);
         perTask("perTask", perTask);
     }
 

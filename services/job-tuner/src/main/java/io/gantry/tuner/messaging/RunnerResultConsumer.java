@@ -7,6 +7,7 @@ import io.gantry.events.Topics;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.TopicHistory;
 import io.gantry.tuner.service.JobTuner;
+import io.gantry.tuner.service.SubmissionLimits;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.StartupEvent;
@@ -22,7 +23,8 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
- * Feeds the tuner's {@code RunnerHistory} with the job runner's {@code JobResult}s from {@code gantry.jobs.lifecycle}.
+ * Feeds the tuner's {@code RunnerHistory} with the job runner's {@code JobResult}s from {@code gantry.jobs.lifecycle},
+ * and tells {@link SubmissionLimits} when a job ends (completed, failed, rejected), so it no longer counts as pending.
  *
  * <p>The tuner stores nothing: on start it rebuilds what it learnt from the topics (the training specs of
  * {@code gantry.jobs.tuned}, then every {@code JobResult} of the lifecycle topic), and only then lets the
@@ -39,13 +41,16 @@ public class RunnerResultConsumer {
     private final EventIntake intake;
     private final JobTuner tuner;
     private final ChannelRegistry channels;
+    private final SubmissionLimits limits;
     private final String bootstrap;
 
-    public RunnerResultConsumer(EventIntake intake, JobTuner tuner, ChannelRegistry channels, MeterRegistry registry,
+    public RunnerResultConsumer(EventIntake intake, JobTuner tuner, ChannelRegistry channels, SubmissionLimits limits,
+                                MeterRegistry registry,
                                 @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
         this.intake = intake;
         this.tuner = tuner;
         this.channels = channels;
+        this.limits = limits;
         this.bootstrap = bootstrap;
         Gauge.builder("gantry.tuner.measured.runs", tuner, t -> t.history().profile().size())
                 .description("Measured real training runs the tuner knows (built-in profile and JobResults)")
@@ -73,6 +78,8 @@ public class RunnerResultConsumer {
             LifecycleEvent event = intake.take(IN, message, LifecycleEvent.class);
             if (event instanceof JobResult r) {
                 tuner.history().result(r);
+            } else if (event != null && event.terminal()) {
+                limits.ended(event.jobId());
             }
             return message.ack();
         });

@@ -1,5 +1,6 @@
 package io.gantry.tuner.rest;
 
+import io.gantry.tuner.service.Rejection;
 import io.gantry.tuner.service.TunerPreview;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -16,7 +17,10 @@ public class BadBodyMapper implements ExceptionMapper<TunerPreview.BadBody> {
 
     @Override
     public Response toResponse(TunerPreview.BadBody e) {
-        return Response.status(Response.Status.BAD_REQUEST).type(MediaType.APPLICATION_JSON)
-                .entity(new FieldError(e.rejection().field(), e.rejection().reason())).build();
+        return answer(Response.Status.BAD_REQUEST.getStatusCode(), e.rejection());
+    }
+
+    static Response answer(int status, Rejection r) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new FieldError(r.field(), r.reason())).build();
     }
 }

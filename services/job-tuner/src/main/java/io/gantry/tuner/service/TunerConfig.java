@@ -49,4 +49,26 @@ public interface TunerConfig {
     /** Earlier measured runs of a model needed before its requests are right-sized. */
     @WithDefault("3")
     int rightSizeMinRuns();
+
+    /** Limits of {@code POST /jobs}, per user ({@code gantry.tuner.submissions.*}). */
+    Submissions submissions();
+
+    /**
+     * How much one user may submit through {@code POST /jobs}: a token bucket of {@link #burst()} submissions refilled
+     * at {@link #perSecond()}, and at most {@link #maxPendingPerUser()} of their REST-submitted jobs not yet ended.
+     */
+    interface Submissions {
+
+        /** Jobs of one user, submitted here and not yet completed, failed or rejected; one more is refused. */
+        @WithDefault("1000")
+        int maxPendingPerUser();
+
+        /** Submissions one user may make at once before the rate applies. */
+        @WithDefault("100")
+        int burst();
+
+        /** Sustained submissions per second per user (the bucket's refill rate). */
+        @WithDefault("10")
+        double perSecond();
+    }
 }

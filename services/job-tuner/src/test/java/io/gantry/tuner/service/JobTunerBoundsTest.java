@@ -66,6 +66,10 @@ class JobTunerBoundsTest {
             public int rightSizeMinRuns() {
                 return 3;
             }
+
+            public Submissions submissions() {
+                throw new UnsupportedOperationException("the tuner does not read the REST limits");
+            }
         };
     }
 

@@ -149,6 +149,23 @@ public class EventIntake {
         produced(channel);
     }
 
+    /**
+     * Sends {@code event} (keyed as {@link Outbound#message}) on outgoing {@code channel}; the stage completes once Kafka
+     * has it, or fails with the reason it could not be written. For a REST call that answers only after the write.
+     */
+    public CompletionStage<Void> publish(String channel, Emitter<String> emitter, GantryEvent event) {
+        CompletableFuture<Void> written = new CompletableFuture<>();
+        Message<String> m = Outbound.message(event).withAck(() -> {
+            written.complete(null);
+            return CompletableFuture.completedFuture(null);
+        }).withNack(t -> {
+            written.completeExceptionally(t);
+            return CompletableFuture.completedFuture(null);
+        });
+        send(channel, emitter, m);
+        return written;
+    }
+
     /** Records that an event was handed to an outgoing channel. */
     private void produced(String channel) {
         ChannelCounts c = counts(channel);

@@ -35,6 +35,14 @@ public interface StudioConfig {
     /** What one studio run's single task requests (the runner's measured needs, as in RealJobSet). */
     Request request();
 
+    /**
+     * Whether a call without a bearer token may name its user in {@code X-Gantry-User}: identification without
+     * authentication, for the quick start on one machine ({@code ./gantry up} turns it on and says so). Off by default:
+     * then every {@code /api} call but the catalogue needs a token with role {@code user}, and the user is the token's.
+     */
+    @WithDefault("false")
+    boolean trustUserHeader();
+
     interface Request {
         @WithDefault("0")
         long gpuMilli();

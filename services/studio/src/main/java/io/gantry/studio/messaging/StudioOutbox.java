@@ -4,13 +4,10 @@ import io.gantry.events.GantryEvent;
 import io.gantry.events.JobCancelRequested;
 import io.gantry.events.JobSubmitted;
 import io.gantry.service.support.EventIntake;
-import io.gantry.service.support.Outbound;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
-import org.eclipse.microprofile.reactive.messaging.Message;
 
 /** What the studio publishes: runs ({@code gantry.jobs.submitted}) and cancel requests ({@code gantry.jobs.cancellations}). */
 @ApplicationScoped
@@ -40,15 +37,6 @@ public class StudioOutbox {
     }
 
     private CompletionStage<Void> send(String channel, Emitter<String> emitter, GantryEvent event) {
-        CompletableFuture<Void> written = new CompletableFuture<>();
-        Message<String> m = Outbound.message(event).withAck(() -> {
-            written.complete(null);
-            return CompletableFuture.completedFuture(null);
-        }).withNack(t -> {
-            written.completeExceptionally(t);
-            return CompletableFuture.completedFuture(null);
-        });
-        intake.send(channel, emitter, m);
-        return written;
+        return intake.publish(channel, emitter, event);
     }
 }
