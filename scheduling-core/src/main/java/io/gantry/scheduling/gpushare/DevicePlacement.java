@@ -128,16 +128,22 @@ public final class DevicePlacement {
     }
 
     /**
-     * Holds the devices a job was decided on before a restart ({@code devices.get(i)} for task i); false (nothing held)
-     * when they are not known or no longer fit, the job then holds its node totals only.
+     * Holds the devices a job was decided on before a restart ({@code devices.get(i)} for task i; best-fit ones when its
+     * decision named none); false (nothing held) when they no longer fit: the job then holds its node totals only.
      */
     public boolean hold(JobRequest job, List<String> onNodes, List<List<Integer>> devices) {
         GpuPod pod = pod(job);
-        if (pod == null || devices.size() != onNodes.size()) {
+        if (pod == null) {
             untracked++;
             return false;
         }
-        int[][] d = devices.stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray()).toArray(int[][]::new);
+        int[][] d = devices.size() == onNodes.size()
+                ? devices.stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray()).toArray(int[][]::new)
+                : bestFitDevices(pod, onNodes);
+        if (d == null) {
+            untracked++;
+            return false;
+        }
         Held h = new Held(pod, List.copyOf(onNodes), d);
         held.remove(job.id());
         if (!placeAll(cluster, h)) {
@@ -146,6 +152,24 @@ public final class DevicePlacement {
         }
         held.put(job.id(), h);
         return true;
+    }
+
+    /**
+     * Devices for a job decided without them (before placement per device was on): best fit per task, as a gang gets
+     * them, so the devices still count what it holds; null when they do not fit.
+     */
+    private int[][] bestFitDevices(GpuPod pod, List<String> onNodes) {
+        DeviceCluster trial = cluster.copy();
+        int[][] d = new int[onNodes.size()][];
+        for (int k = 0; k < d.length; k++) {
+            Integer idx = indexOf.get(onNodes.get(k));
+            if (idx == null || !trial.fits(idx, pod)) {
+                return null;
+            }
+            d[k] = DeviceChoice.bestFit(trial.gpuFreeView(idx), pod.shape());
+            trial.place(idx, pod, d[k]);
+        }
+        return d;
     }
 
     /** The devices a running job holds, per task; empty when it holds none (CPU-only, or not tracked). */

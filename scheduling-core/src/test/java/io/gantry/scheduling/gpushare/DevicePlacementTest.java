@@ -136,4 +136,14 @@ class DevicePlacementTest {
         assertTrue(!devices.hold(job("late", 1, 700), List.of("a"), List.of(List.of(1))), "no room left on device 1");
         assertEquals(1, devices.untracked());
     }
+
+    @Test
+    void whatTheEngineHoldsWithoutDevicesStillCountsSoNoNodeIsOverAllocated() {
+        start(new BestFitScorer(), 1, node("a", 2), node("b", 8));
+        cluster.hold("a", new Resources(2000, 4_000, 1024)); // a restored job the devices never heard of
+        submitAndRound(job("s", 1, 500));
+        assertEquals("b", engine.runningJob("s").nodes().get(0), "best fit would pick a, whose totals are full");
+        assertTrue(devices.hold(job("old", 1, 1000), List.of("b"), List.of()), "no devices named: best fit holds one");
+        assertEquals(List.of(List.of(1)), devices.devicesOf("old"), "device 0 holds s's share, 1 is the first idle");
+    }
 }

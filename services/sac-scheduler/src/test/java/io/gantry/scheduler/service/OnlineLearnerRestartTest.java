@@ -59,6 +59,26 @@ class OnlineLearnerRestartTest {
             public double timeScale() {
                 return 1;
             }
+
+            @Override
+            public String gpuPlacement() {
+                return "off";
+            }
+
+            @Override
+            public java.util.Optional<String> gpuNodesFile() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<String> gpuTargetPods() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public long gpuPlacementSeed() {
+                return 1;
+            }
         };
     }
 
