@@ -5,12 +5,11 @@ import io.gantry.events.ModelGraph.Edge;
 import io.gantry.events.ModelGraph.Layer;
 import io.gantry.events.TrainingSpec;
 import io.gantry.events.TrainingTarget;
-import java.nio.file.Files;
+import io.gantry.training.model.SharedDatasets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 
 /** Small specs for the tests, and where the datasets are. */
 final class Specs {
@@ -19,14 +18,7 @@ final class Specs {
     }
 
     static Path datasets() {
-        Path d = Path.of(System.getProperty("gantry.shared.dir", "../../shared"), "datasets");
-        if (!Files.isDirectory(d)) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException("datasets missing at " + d.toAbsolutePath());
-            }
-            Assumptions.abort("datasets missing at " + d.toAbsolutePath() + " (set -Dgantry.shared.dir)");
-        }
-        return d;
+        return SharedDatasets.dir();
     }
 
     static ModelGraph chain(Layer... layers) {

@@ -4,6 +4,7 @@ import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Reading command-line flag values; every bad value becomes an {@link IllegalArgumentException} naming the flag. */
 public final class FlagValues {
@@ -16,6 +17,27 @@ public final class FlagValues {
         public HelpRequested() {
             super(null, null, false, false);
         }
+    }
+
+    /** One flag of a command line and the value after it; null for a switch, which takes none. */
+    public record Flag(String name, String value) {
+    }
+
+    /**
+     * The flags of {@code args} in order, each with its value, but for {@code switches}, which take none. Throws
+     * {@link HelpRequested} for {@code --help} or {@code -h} in a flag's place, and as {@link #value} for an argument
+     * that is not a flag or a flag without its value. What a flag means, and whether it is known, is the caller's.
+     */
+    public static List<Flag> read(String[] args, Set<String> switches) {
+        List<Flag> flags = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--help") || flag.equals("-h")) {
+                throw new HelpRequested();
+            }
+            flags.add(new Flag(flag, switches.contains(flag) ? null : value(args, i++)));
+        }
+        return flags;
     }
 
     /**

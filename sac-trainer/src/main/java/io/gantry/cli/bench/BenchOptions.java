@@ -20,6 +20,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
@@ -74,14 +75,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
 
     static BenchOptions parse(String[] args) {
         Parser p = new Parser();
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new FlagValues.HelpRequested();
-            }
-            String v = FlagValues.value(args, i++);
-            if (!p.workloadFlag(flag, v) && !p.fairFlag(flag, v) && !p.modelFlag(flag, v)) {
-                throw new IllegalArgumentException("unknown flag " + flag);
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of())) {
+            if (!p.workloadFlag(f.name(), f.value()) && !p.fairFlag(f.name(), f.value())
+                    && !p.modelFlag(f.name(), f.value())) {
+                throw new IllegalArgumentException("unknown flag " + f.name());
             }
         }
         return p.build();

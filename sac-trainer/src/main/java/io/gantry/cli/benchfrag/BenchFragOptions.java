@@ -8,6 +8,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The flags of {@code gantry bench-frag}, validated; a mistake is an {@link IllegalArgumentException} naming the flag. */
 record BenchFragOptions(Path pods, Path nodesFile, List<String> policies, List<Long> seeds, double arrivalRatio,
@@ -39,12 +40,9 @@ record BenchFragOptions(Path pods, Path nodesFile, List<String> policies, List<L
         }
         double ratio = 1.3;
         Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new FlagValues.HelpRequested();
-            }
-            String v = FlagValues.value(args, i++);
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of())) {
+            String flag = f.name();
+            String v = f.value();
             switch (flag) {
                 case "--pods" -> pods = existing(flag, v);
                 case "--nodes-file" -> nodes = existing(flag, v);

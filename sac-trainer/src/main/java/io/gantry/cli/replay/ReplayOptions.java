@@ -9,6 +9,7 @@ import io.gantry.cli.FlagValues;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
+import java.util.Set;
 
 /** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
 record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, double speedup, double rate,
@@ -47,16 +48,9 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         Path serviceEvents = null;
         int realJobs = 0;
         long realSeed = 1;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new FlagValues.HelpRequested();
-            }
-            if (flag.equals("--exit-when-done")) {
-                exitWhenDone = true;
-                continue;
-            }
-            String v = FlagValues.value(args, i++);
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--exit-when-done"))) {
+            String flag = f.name();
+            String v = f.value();
             switch (flag) {
                 case "--bootstrap" -> bootstrap = v;
                 case "--trace" -> trace = TraceFormat.byCliName(v);
@@ -65,6 +59,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--speedup" -> speedup = positive(flag, v);
                 case "--rate" -> rate = nonNegative(flag, v);
+                case "--exit-when-done" -> exitWhenDone = true;
                 case "--summary" -> summary = Path.of(v);
                 case "--timeout-s" -> timeoutS = positive(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);

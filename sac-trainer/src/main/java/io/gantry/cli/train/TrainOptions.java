@@ -12,6 +12,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** The flags of {@code gantry train}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Double> loads, int episodes, int episodeJobs,
@@ -50,16 +51,9 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
         String init = null;
         boolean latency = false;
         Path out = null;
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            if (flag.equals("--help") || flag.equals("-h")) {
-                throw new FlagValues.HelpRequested();
-            }
-            if (flag.equals("--latency")) {
-                latency = true;
-                continue;
-            }
-            String v = FlagValues.value(args, i++);
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--latency"))) {
+            String flag = f.name();
+            String v = f.value();
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
@@ -91,6 +85,7 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
                 }
                 case "--nodes" -> nodes = positiveInt(flag, v);
                 case "--init" -> init = v;
+                case "--latency" -> latency = true;
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
             }

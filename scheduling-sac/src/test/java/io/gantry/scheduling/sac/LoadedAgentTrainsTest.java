@@ -24,16 +24,7 @@ class LoadedAgentTrainsTest {
     }
 
     private static CandidateSet set(SplittableRandom rng) {
-        int size = 2 + rng.nextInt(8);
-        float[] f = new float[size * Features.COUNT];
-        for (int i = 0; i < f.length; i++) {
-            f[i] = (float) rng.nextDouble();
-        }
-        boolean[] mask = new boolean[size];
-        for (int i = 0; i < size; i++) {
-            mask[i] = i == 0 || rng.nextBoolean();
-        }
-        return new CandidateSet(f, mask, new String[size], new int[size], size);
+        return RandomCandidates.set(rng, 8, 0.5);
     }
 
     @Test

@@ -230,16 +230,7 @@ class SacAgentTest {
     }
 
     private static CandidateSet randomSet(SplittableRandom rng) {
-        int size = 2 + rng.nextInt(20);
-        float[] f = new float[size * Features.COUNT];
-        for (int i = 0; i < f.length; i++) {
-            f[i] = (float) rng.nextDouble();
-        }
-        boolean[] mask = new boolean[size];
-        for (int i = 0; i < size; i++) {
-            mask[i] = i == 0 || rng.nextDouble() < 0.7;
-        }
-        return new CandidateSet(f, mask, new String[size], new int[size], size);
+        return RandomCandidates.set(rng, 20, 0.7);
     }
 
     @Test

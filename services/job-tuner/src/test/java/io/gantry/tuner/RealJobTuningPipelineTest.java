@@ -1,6 +1,5 @@
 package io.gantry.tuner;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,12 +19,14 @@ import io.gantry.events.TuningChange;
 import io.gantry.events.TuningOptions;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.gantry.kafka.TopicProbe;
+import io.gantry.service.support.MetricsScrape;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
@@ -69,29 +70,16 @@ class RealJobTuningPipelineTest {
     }
 
     private static void awaitMeasuredRuns(Predicate<Double> until) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        String body;
-        do {
-            body = given().get("/q/metrics").then().statusCode(200).extract().asString();
-            double runs = body.lines().filter(l -> l.startsWith("gantry_tuner_measured_runs "))
-                    .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
-            if (until.test(runs)) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("gantry_tuner_measured_runs never matched");
+        MetricsScrape.await(WAIT, "gantry_tuner_measured_runs", body -> until.test(measuredRuns(body).orElse(-1)));
     }
 
     private static double measuredRuns() {
-        String body = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return measuredRuns(MetricsScrape.read()).orElseThrow();
+    }
+
+    private static OptionalDouble measuredRuns(String body) {
         return body.lines().filter(l -> l.startsWith("gantry_tuner_measured_runs "))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElseThrow();
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst();
     }
 
     @Test

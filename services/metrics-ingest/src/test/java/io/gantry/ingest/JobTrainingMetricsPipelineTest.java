@@ -1,6 +1,5 @@
 package io.gantry.ingest;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +13,7 @@ import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.gantry.kafka.TopicProbe;
+import io.gantry.service.support.MetricsScrape;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
@@ -45,21 +45,7 @@ class JobTrainingMetricsPipelineTest {
     }
 
     private static String awaitMetrics(Predicate<String> until) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        String body;
-        do {
-            body = given().get("/q/metrics").then().statusCode(200).extract().asString();
-            if (until.test(body)) {
-                return body;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("metrics never matched; last:\n" + body);
+        return MetricsScrape.await(WAIT, "metrics", until);
     }
 
     private static List<String> seriesOf(String body, String jobId) {

@@ -35,10 +35,7 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(GpuDevicesPipelineTest.NodeList.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
-@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class GpuDevicesPipelineTest {
-
-    private static final Duration WAIT = Duration.ofSeconds(30);
 
     private static SchedulingDecision decision(String jobId, List<String> nodes, ResourceAmounts perTask,
                                                List<List<Integer>> devices) {
@@ -48,6 +45,7 @@ class GpuDevicesPipelineTest {
     }
 
     @Test
+    @TestSecurity(user = "root", roles = {"admin", "operator", "user"})
     void theNodeListIsTheClusterAndEachPodSitsOnTheDevicesItsDecisionChose() {
         JsonPath before = given().get("/simulated-cluster/nodes").then().statusCode(200).extract().jsonPath();
         assertEquals(List.of("openb-node-0001", "openb-node-0002"), before.getList("nodes.name"));
@@ -70,6 +68,8 @@ class GpuDevicesPipelineTest {
         assertEquals(Map.of("whole-b-0", List.of(0, 1)),
                 after.getMap("nodes.find { it.name == 'openb-node-0001' }.podGpuDevices"));
     }
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** The settings this test runs the service with. */
     public static class NodeList implements QuarkusTestProfile {

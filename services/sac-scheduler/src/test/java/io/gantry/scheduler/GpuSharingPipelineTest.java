@@ -45,10 +45,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(GpuSharingPipelineTest.Fgd.class)
 @QuarkusTestResource(KafkaBrokerTestResource.class)
-@TestSecurity(user = "root", roles = {"admin", "operator", "user"})
 class GpuSharingPipelineTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String NODE = "gpu-share-node";
     private static final Path TARGET = Path.of("src/test/resources/gpu-target-pods.csv");
     private static final long SEED = 5;
@@ -60,6 +58,7 @@ class GpuSharingPipelineTest {
     }
 
     @Test
+    @TestSecurity(user = "root", roles = {"admin", "operator", "user"})
     void fractionalPodsLandOnTheDevicesTheCorePluginChooses() {
         // The plugin as the simulator runs it, on the node as the scheduler sees it.
         DeviceCluster sim = new DeviceCluster(List.of(new GpuNode(NODE, 1_000_000, 512, 8, "V100M16")));
@@ -112,6 +111,8 @@ class GpuSharingPipelineTest {
         }
         return s;
     }
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** The settings this test runs the service with. */
     public static class Fgd implements QuarkusTestProfile {

@@ -4,30 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class DatasetsTest {
-
-    static Path dir() {
-        Path d = Path.of(System.getProperty("gantry.shared.dir", "../../shared"), "datasets");
-        if (!Files.isDirectory(d)) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException("datasets missing at " + d.toAbsolutePath());
-            }
-            Assumptions.abort("datasets missing at " + d.toAbsolutePath() + " (set -Dgantry.shared.dir)");
-        }
-        return d;
-    }
 
     @Test
     void everyDatasetSplitsStratifiedAndTheSameWayEachTime() {
         int[][] sizes = {{1797, 10}, {150, 3}, {178, 3}, {569, 2}};
         for (int i = 0; i < Datasets.ALL.size(); i++) {
             Datasets.Info info = Datasets.ALL.get(i);
-            Datasets.Loaded a = Datasets.load(dir(), info.name());
+            Datasets.Loaded a = Datasets.load(SharedDatasets.dir(), info.name());
             assertEquals(sizes[i][0], a.train().size() + a.validation().size() + a.test().size(), info.name());
             assertEquals(sizes[i][1], a.classNames().size());
             int[] perClass = new int[info.classes()];
@@ -37,11 +23,11 @@ class DatasetsTest {
             for (int c : perClass) {
                 assertTrue(c >= 1, info.name() + ": every class is in the test split");
             }
-            Datasets.Loaded b = Datasets.load(dir(), info.name());
+            Datasets.Loaded b = Datasets.load(SharedDatasets.dir(), info.name());
             assertArrayEquals(a.test().y(), b.test().y());
             assertArrayEquals(a.train().x()[0], b.train().x()[0]);
         }
-        Datasets.Loaded iris = Datasets.load(dir(), "iris");
+        Datasets.Loaded iris = Datasets.load(SharedDatasets.dir(), "iris");
         assertEquals(102, iris.train().size());
         assertEquals(24, iris.validation().size());
         assertEquals(24, iris.test().size());
@@ -51,7 +37,7 @@ class DatasetsTest {
         }
         assertEquals(0.0, mean / iris.train().size(), 1e-5, "standardised on the training split");
         float max = 0;
-        for (float[] x : Datasets.load(dir(), "digits").train().x()) {
+        for (float[] x : Datasets.load(SharedDatasets.dir(), "digits").train().x()) {
             for (float v : x) {
                 max = Math.max(max, v);
             }

@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
@@ -86,15 +87,7 @@ public class PriorityResource {
     @Path("users/{name}")
     @RolesAllowed({Roles.USER, Roles.OPERATOR, Roles.ADMIN})
     public Response user(@PathParam("name") String name) {
-        if (!Roles.mayRead(identity, name)) {
-            return notYours();
-        }
-        if (!Names.isUser(name)) {
-            return unknownUser(name);
-        }
-        return store.user(name)
-                .map(u -> Response.ok(view(u, book.assess(Instant.now()).get(name))).build())
-                .orElseGet(() -> unknownUser(name));
+        return readable(name, u -> Response.ok(view(u, book.assess(Instant.now()).get(name))).build());
     }
 
     @POST
@@ -148,12 +141,10 @@ public class PriorityResource {
     @Path("users/{name}/usage")
     @RolesAllowed({Roles.USER, Roles.OPERATOR, Roles.ADMIN})
     public Response usage(@PathParam("name") String name) {
-        if (!Roles.mayRead(identity, name)) {
-            return notYours();
-        }
-        if (!Names.isUser(name) || store.user(name).isEmpty()) {
-            return unknownUser(name);
-        }
+        return readable(name, u -> usageOf(name));
+    }
+
+    private Response usageOf(String name) {
         List<UsageInterval> intervals = store.intervals(name);
         double running = store.runningJobs(name).stream().mapToDouble(JobRun::gpus).sum();
         DynamicPriority.Assessment a = book.assess(Instant.now()).get(name);
@@ -202,6 +193,20 @@ public class PriorityResource {
         if (body.maxGpus() != null && !(body.maxGpus() >= 0 && body.maxGpus() <= Limits.MAX_GPUS)) {
             errors.add(new FieldError("maxGpus", "must be between 0 and " + Limits.MAX_GPUS));
         }
+    }
+
+    /**
+     * What {@code read} answers for the user {@code name} when the caller may read that user's entry: 403 for another
+     * user's (whether or not it exists), 404 for a user that does not exist.
+     */
+    private Response readable(String name, Function<UserAccount, Response> read) {
+        if (!Roles.mayRead(identity, name)) {
+            return notYours();
+        }
+        if (!Names.isUser(name)) {
+            return unknownUser(name);
+        }
+        return store.user(name).map(read).orElseGet(() -> unknownUser(name));
     }
 
     /** 403 for another user's entry, whether or not it exists (the answer tells no names). */

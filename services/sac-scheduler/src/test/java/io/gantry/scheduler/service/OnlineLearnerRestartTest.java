@@ -20,6 +20,8 @@ import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.sac.SacSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,117 +35,25 @@ import org.junit.jupiter.api.io.TempDir;
 /** What a restart of the scheduler loads: the latest promoted version, or the configured checkpoint as sac-0. */
 class OnlineLearnerRestartTest {
 
-    private static SchedulerConfig sac() {
-        return new SchedulerConfig() {
-            @Override
-            public String policy() {
-                return "sac";
-            }
-
-            @Override
-            public String policyVersion() {
-                return "builtin-1";
-            }
-
-            @Override
-            public double defaultPriority() {
-                return 0;
-            }
-
-            @Override
-            public boolean preemption() {
-                return true;
-            }
-
-            @Override
-            public double timeScale() {
-                return 1;
-            }
-
-            @Override
-            public String gpuPlacement() {
-                return "off";
-            }
-
-            @Override
-            public java.util.Optional<String> gpuNodesFile() {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public java.util.Optional<String> gpuTargetPods() {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public long gpuPlacementSeed() {
-                return 1;
-            }
-        };
+    /** The mapping {@code type} as the service reads it: its own defaults, but for {@code values}. */
+    private static <T> T config(Class<T> type, Map<String, String> values) {
+        // Quarkus' own Duration converter, so "1s" reads as the application reads it.
+        return new SmallRyeConfigBuilder().withMapping(type)
+                .withConverter(Duration.class, 200, new DurationConverter()).withDefaultValues(values).build()
+                .getConfigMapping(type);
     }
 
+    /** The default policy, sac with preemption, at the cluster's own pace. */
+    private static SchedulerConfig sac() {
+        return config(SchedulerConfig.class, Map.of("gantry.scheduler.time-scale", "1"));
+    }
+
+    /** The learner's defaults, but for where it keeps its versions, how many, and the batch. */
     private static LearnerConfig learner(Path dataDir, int batchSize) {
-        return new LearnerConfig() {
-            public boolean enabled() {
-                return true;
-            }
-
-            public Duration updateInterval() {
-                return Duration.ofSeconds(1);
-            }
-
-            public int minTransitions() {
-                return 256;
-            }
-
-            public int batchSize() {
-                return batchSize;
-            }
-
-            public int replayCapacity() {
-                return 4000;
-            }
-
-            public int inboxCapacity() {
-                return 5000;
-            }
-
-            public double updatesPerTransition() {
-                return 0.5;
-            }
-
-            public int maxUpdatesPerInterval() {
-                return 50;
-            }
-
-            public int updatesPerCheck() {
-                return 500;
-            }
-
-            public int checkWindowJobs() {
-                return 400;
-            }
-
-            public int checkMinJobs() {
-                return 100;
-            }
-
-            public double checkLoad() {
-                return 1.0;
-            }
-
-            public long seed() {
-                return 1;
-            }
-
-            public String dataDir() {
-                return dataDir.toString();
-            }
-
-            public int keepVersions() {
-                return 2;
-            }
-        };
+        return config(LearnerConfig.class, Map.of(
+                "gantry.scheduler.learner.data-dir", dataDir.toString(),
+                "gantry.scheduler.learner.keep-versions", "2",
+                "gantry.scheduler.learner.batch-size", String.valueOf(batchSize)));
     }
 
     /** Eight pending jobs on three nodes, one of them half full: a round with real choices. */

@@ -19,6 +19,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -66,17 +67,20 @@ public class AdminStatusResource {
     @Path("/channels/{channel}/pause")
     @RolesAllowed(Roles.ADMIN)
     public ChannelState pause(@PathParam("channel") String channel) {
-        PausableChannel c = pausable(channel);
-        c.pause();
-        return new ChannelState(channel, c.isPaused());
+        return switched(channel, PausableChannel::pause);
     }
 
     @POST
     @Path("/channels/{channel}/resume")
     @RolesAllowed(Roles.ADMIN)
     public ChannelState resume(@PathParam("channel") String channel) {
+        return switched(channel, PausableChannel::resume);
+    }
+
+    /** Pause and resume: {@code change} applied to a channel that may be switched, and the state it is left in. */
+    private ChannelState switched(String channel, Consumer<PausableChannel> change) {
         PausableChannel c = pausable(channel);
-        c.resume();
+        change.accept(c);
         return new ChannelState(channel, c.isPaused());
     }
 
