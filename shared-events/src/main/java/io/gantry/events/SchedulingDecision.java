@@ -1,5 +1,6 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,6 +13,12 @@ import java.util.List;
  * room for this one; each goes back to the queue and is announced {@link JobPreempted}); empty for most decisions.
  * For an attempt after the first, {@code durationS} is what is left of the job's run. Both fields are optional
  * on the wire: absent means attempt 1 and no preemption, as before they existed.
+ *
+ * <p>{@code gpuDevices} says which GPU devices of its node each task takes, when the scheduler places per device
+ * ({@code gantry.scheduler.gpu-placement}): {@code gpuDevices.get(i)} are the device indices (0 = the node's first
+ * GPU) on {@code nodes.get(i)}, one device for a task sharing a GPU ({@code perTask.gpuMilli} below 1000, of which it
+ * takes that share), {@code ⌈gpuMilli / 1000⌉} whole devices otherwise. Optional on the wire, same schema version:
+ * absent (and never written when empty) means the scheduler did not choose devices, as before the field existed.
  */
 public record SchedulingDecision(
         String eventId,
@@ -26,14 +33,29 @@ public record SchedulingDecision(
         String policy,
         String policyVersion,
         Integer attempt,
-        List<Preemption> preempts) implements JobEvent {
+        List<Preemption> preempts,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<List<Integer>> gpuDevices) implements JobEvent {
 
     public static final String TYPE = "SchedulingDecision";
+
+    /** A device index is below this: no node has more GPUs (the trace's largest has 8). */
+    public static final int MAX_GPU_DEVICES = 64;
 
     public SchedulingDecision {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         attempt = attempt == null ? 1 : attempt;
         preempts = preempts == null ? List.of() : List.copyOf(preempts);
+        // List.copyOf refuses nulls; a null element is kept so that validation names it instead of decoding failing.
+        gpuDevices = gpuDevices == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(
+                gpuDevices));
+    }
+
+    /** A decision that chose no GPU devices. */
+    public SchedulingDecision(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user,
+                              List<String> nodes, ResourceAmounts perTask, Double durationS, Instant submittedAt,
+                              String policy, String policyVersion, Integer attempt, List<Preemption> preempts) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, nodes, perTask, durationS, submittedAt, policy,
+                policyVersion, attempt, preempts, List.of());
     }
 
     /** A first start that stops nothing. */
@@ -41,7 +63,7 @@ public record SchedulingDecision(
                               List<String> nodes, ResourceAmounts perTask, Double durationS, Instant submittedAt,
                               String policy, String policyVersion) {
         this(eventId, schemaVersion, occurredAt, jobId, user, nodes, perTask, durationS, submittedAt, policy,
-                policyVersion, 1, List.of());
+                policyVersion, 1, List.of(), List.of());
     }
 
     @Override
@@ -61,6 +83,33 @@ public record SchedulingDecision(
             p.check(v, "preempts[" + i + "]");
             if (p.jobId() != null && p.jobId().equals(jobId)) {
                 v.add("preempts[" + i + "].jobId", "a job cannot preempt itself");
+            }
+        }
+        checkGpuDevices(v);
+    }
+
+    private void checkGpuDevices(Violations v) {
+        long milli = perTask == null ? 0 : perTask.gpuMilli();
+        if (gpuDevices.isEmpty() || nodes.size() > Limits.MAX_TASKS || milli < 0
+                || milli > Limits.MAX_GPU_MILLI_PER_TASK) {
+            return; // nothing to check, or the nodes or the amount are already refused on their own
+        }
+        if (gpuDevices.size() != nodes.size()) {
+            v.add("gpuDevices", "must list the devices of each of the " + nodes.size() + " tasks, listed "
+                    + gpuDevices.size());
+            return;
+        }
+        long want = milli <= 0 ? 0 : milli < 1000 ? 1 : (milli + 999) / 1000;
+        for (int i = 0; i < gpuDevices.size(); i++) {
+            List<Integer> d = gpuDevices.get(i);
+            String field = "gpuDevices[" + i + "]";
+            if (d == null || d.size() != want) {
+                v.add(field, "must name " + want + " device(s) for perTask.gpuMilli " + milli + ", named "
+                        + (d == null ? "none" : d.size()));
+            } else if (d.stream().anyMatch(x -> x == null || x < 0 || x >= MAX_GPU_DEVICES)) {
+                v.add(field, "device indices must be 0.." + (MAX_GPU_DEVICES - 1));
+            } else if (d.stream().distinct().count() != d.size()) {
+                v.add(field, "must not name a device twice");
             }
         }
     }

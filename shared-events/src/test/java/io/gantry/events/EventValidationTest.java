@@ -103,6 +103,31 @@ class EventValidationTest {
         assertEquals(null, old.ranS());
     }
 
+    /** Schedulers older than GPU devices wrote none: such a decision chose no devices, and writes none again. */
+    @Test
+    void decisionWithoutGpuDevicesChoseNone() throws Exception {
+        ObjectNode n = sampleJson(SchedulingDecision.class);
+        n.remove("gpuDevices");
+        SchedulingDecision d = EventCodec.decode(n.toString(), SchedulingDecision.class);
+        assertEquals(java.util.List.of(), d.gpuDevices());
+        assertEquals(false, EventCodec.mapper().readTree(EventCodec.encode(d)).has("gpuDevices"));
+    }
+
+    @Test
+    void badGpuDevicesAreReportedWithTheirField() throws Exception {
+        ObjectNode n = sampleJson(SchedulingDecision.class);
+        n.putArray("gpuDevices").addArray().add(1).add(2);
+        assertEquals("gpuDevices[0]", rejects(n.toString()).violations().get(0).field(), "1000 milli is one device");
+        n.putArray("gpuDevices").addArray().add(64);
+        assertEquals("gpuDevices[0]", rejects(n.toString()).violations().get(0).field());
+        n.putArray("gpuDevices").addArray().add(0);
+        n.withArray("gpuDevices").addArray().add(1);
+        assertEquals("gpuDevices", rejects(n.toString()).violations().get(0).field(), "two lists for one task");
+        n.put("perTask", EventCodec.mapper().valueToTree(new ResourceAmounts(2000, 1000, 1024)));
+        n.putArray("gpuDevices").addArray().add(5).add(5);
+        assertEquals("gpuDevices[0]", rejects(n.toString()).violations().get(0).field(), "a device twice");
+    }
+
     @Test
     void aSubmissionWithoutPreemptibleMayBePreempted() throws Exception {
         ObjectNode n = sampleJson(JobSubmitted.class);

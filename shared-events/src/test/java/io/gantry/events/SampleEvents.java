@@ -45,7 +45,7 @@ final class SampleEvents {
                         "simulated-cluster"),
                 new SchedulingDecision("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0005", 1, AT, "openb-pod-0017", "alice",
                         List.of("sim-node-01"), ONE_GPU, 5400.0, SUBMITTED, "sac", "sac-3", 2,
-                        List.of(new Preemption("openb-pod-0009", 1))),
+                        List.of(new Preemption("openb-pod-0009", 1)), List.of(List.of(3))),
                 new JobStarted("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0006", 1, AT, "openb-pod-0017", "alice",
                         List.of("sim-node-01"), ONE_GPU, SUBMITTED, "sac-3", 2),
                 new JobProgress("5b0e9c1e-6f1a-4a51-9d7e-0a6c1f0f0007", 1, AT, "openb-pod-0017", "alice", 0.5, 15,

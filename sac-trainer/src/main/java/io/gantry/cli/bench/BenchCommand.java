@@ -3,6 +3,7 @@ package io.gantry.cli.bench;
 import io.gantry.cli.CommandOptions;
 import io.gantry.cli.PrintingCommand;
 import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.policy.SrptOraclePolicy;
 import io.gantry.scheduling.predict.HistoryDurationPredictor;
@@ -78,8 +79,10 @@ public final class BenchCommand extends PrintingCommand {
             err.println("note: " + note);
         }
         reportBadRows(trace.badRows());
-        List<NodeSpec> nodes = opts.nodeShape().nodes(opts.nodes());
-        double clusterGpus = (double) opts.nodes() * opts.nodeShape().gpus();
+        List<NodeSpec> nodes = opts.cluster();
+        Resources capacity = opts.nodesFile() == null ? opts.nodeShape().capacity().times(opts.nodes())
+                : nodes.stream().map(NodeSpec::capacity).reduce(Resources.ZERO, Resources::plus);
+        double clusterGpus = opts.nodesFile() == null ? (double) opts.nodes() * opts.nodeShape().gpus() : capacity.gpus();
         List<Double> loads = opts.loadsOrRecorded();
         int totalRuns = loads.size() * opts.seeds().size() * opts.policies().size();
         ProgressBar bar = new ProgressBar(err, totalRuns);
@@ -121,7 +124,7 @@ public final class BenchCommand extends PrintingCommand {
                     rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
                             policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
                             RunMetrics.of(result, clusterGpus), result.wallS(),
-                            TunerMetrics.of(opts.tuner(), result, tuned, opts.nodeShape().capacity().times(opts.nodes()),
+                            TunerMetrics.of(opts.tuner(), result, tuned, capacity,
                                     (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
                             opts.preemptionCostS()));
                     if (seed == opts.seeds().get(0)) {

@@ -7,6 +7,8 @@ import static io.gantry.cli.FlagValues.positiveInt;
 import io.gantry.cli.FlagValues;
 
 import io.gantry.scheduling.fairness.FairShareTracker;
+import io.gantry.scheduling.gpushare.OpenbGpuFiles;
+import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.trace.NodeShape;
@@ -23,10 +25,10 @@ import java.util.Set;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
-                    boolean tuner, double tunerScaling, UsageModel usage, double preemptionCostS) {
+                    boolean tuner, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile) {
 
     static final String USAGE = """
-            usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13]
+            usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13] [--nodes-file F]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
@@ -36,6 +38,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --nodes       identical nodes in the cluster (default 13)
               --node-shape  per node (default 8,96,384: Alibaba's commonest GPU node)
+              --nodes-file  the cluster is the nodes of a list in the Alibaba GPU 2023 trace's format
+                            (sn,cpu_milli,memory_mib,gpu,model; e.g. ../shared/traces/alibaba-gpu-v2023-openb/
+                            openb_node_list_gpu_node.csv, 1,213 nodes) instead of --nodes identical ones
               --load        target offered loads ρ; omit to replay arrivals as recorded
               --policies    comma list (default all but pollux, which runs on Pollux workloads only): %s
               --seeds       seeds for the job window (default 1)
@@ -99,6 +104,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
         UsageModel usage = UsageModel.REQUEST;
         double preemptionCostS;
+        Path nodesFile;
 
         /** What is replayed: trace, cluster, loads, policies, seeds, window and where results go. */
         boolean workloadFlag(String flag, String v) {
@@ -107,6 +113,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 case "--trace-file" -> traceFile = Path.of(v);
                 case "--nodes" -> nodes = positiveInt(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);
+                case "--nodes-file" -> nodesFile = Path.of(v);
                 case "--load" -> loads = loads(flag, v);
                 case "--policies" -> policies = policies(flag, v);
                 case "--seeds" -> seeds = seeds(flag, v);
@@ -176,10 +183,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
             }
             Path file = FlagValues.traceFile(trace, traceFile);
+            if (nodesFile != null) {
+                OpenbGpuFiles.loadNodesOrExplain(nodesFile, "--nodes-file"); // a bad file stops here, with why
+            }
             Path dir = out != null ? out
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
-                    fairShare ? fairSettings : null, fairReserveS, dir, tuner, tunerScaling, usage, preemptionCostS);
+                    fairShare ? fairSettings : null, fairReserveS, dir, tuner, tunerScaling, usage, preemptionCostS,
+                    nodesFile);
         }
     }
 
@@ -245,5 +256,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
     /** Loads to run: the targets, or one NaN meaning "as recorded". */
     List<Double> loadsOrRecorded() {
         return loads.isEmpty() ? List.of(Double.NaN) : loads;
+    }
+
+    /**
+     * The cluster: {@code --nodes} nodes of {@code --node-shape}, or the nodes of {@code --nodes-file} read by
+     * scheduling-core's loader (a missing or bad file is an {@link IllegalArgumentException} saying why).
+     */
+    List<NodeSpec> cluster() {
+        return nodesFile == null ? nodeShape.nodes(nodes)
+                : OpenbGpuFiles.nodeSpecs(OpenbGpuFiles.loadNodesOrExplain(nodesFile, "--nodes-file"));
     }
 }

@@ -49,6 +49,20 @@ class BenchCommandTest {
         assertRefused("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'", "--preemption-cost", "-30");
     }
 
+    /** --nodes-file: the cluster is the listed nodes; a bad file stops the run with the file and why. */
+    @Test
+    void aNodeListIsTheClusterAndABadOneIsRefused(@TempDir Path tmp) throws Exception {
+        Path nodes = Files.writeString(tmp.resolve("nodes.csv"), "sn,cpu_milli,memory_mib,gpu,model\n"
+                + "openb-node-0001,96000,786432,8,G2\nopenb-node-0002,64000,262144,2,T4\n");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "philly", "--jobs", "200", "--policies", "kube-default", "--nodes-file",
+                nodes.toString(), "--out", tmp.resolve("out").toString()), err.toString());
+        assertTrue(Files.readString(tmp.resolve("out/summary.json")).contains("\"policy\": \"kube-default\""));
+        assertRefused("no such file", "--nodes-file", tmp.resolve("missing.csv").toString());
+        Path bad = Files.writeString(tmp.resolve("bad.csv"), "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,12,G2\n");
+        assertRefused("1 bad row(s) in " + bad, "--nodes-file", bad.toString());
+    }
+
     /** Exit code 2 for {@code args}, with {@code reason} on stderr. */
     private static void assertRefused(String reason, String... args) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();

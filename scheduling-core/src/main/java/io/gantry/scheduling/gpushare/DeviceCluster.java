@@ -46,6 +46,28 @@ public final class DeviceCluster {
         totalGpuMilli = total;
     }
 
+    /** An independent copy of {@code o}'s state, for trying placements that may be abandoned. */
+    private DeviceCluster(DeviceCluster o) {
+        nodes = o.nodes;
+        cpuFree = o.cpuFree.clone();
+        memFree = o.memFree.clone();
+        gpuFree = new int[o.gpuFree.length][];
+        for (int i = 0; i < gpuFree.length; i++) {
+            gpuFree[i] = o.gpuFree[i].clone();
+        }
+        podsWithTag = new int[o.podsWithTag.length][];
+        for (int i = 0; i < podsWithTag.length; i++) {
+            podsWithTag[i] = o.podsWithTag[i].clone();
+        }
+        version = o.version.clone();
+        totalGpuMilli = o.totalGpuMilli;
+        allocatedGpuMilli = o.allocatedGpuMilli;
+    }
+
+    public DeviceCluster copy() {
+        return new DeviceCluster(this);
+    }
+
     public int size() {
         return nodes.size();
     }
@@ -155,6 +177,27 @@ public final class DeviceCluster {
             podsWithTag[node][s.sharesGpu() ? SHARE_TAG : s.gpus()]++;
         }
         allocatedGpuMilli += s.totalGpuMilli();
+        version[node]++;
+    }
+
+    /** Gives back what {@link #place} took for {@code pod} on {@code node}'s {@code devices} (a live pod ended). */
+    public void release(int node, GpuPod pod, int[] devices) {
+        PodShape s = pod.shape();
+        for (int d : devices) {
+            if (gpuFree[node][d] + s.gpuMilli() > 1000) {
+                throw new IllegalStateException(pod.name() + " on " + nodes.get(node).name() + ": device " + d
+                        + " would have more than 1000 milli free");
+            }
+        }
+        cpuFree[node] += s.cpuMilli();
+        memFree[node] += pod.memoryMib();
+        for (int d : devices) {
+            gpuFree[node][d] += s.gpuMilli();
+        }
+        if (s.gpus() > 0) {
+            podsWithTag[node][s.sharesGpu() ? SHARE_TAG : s.gpus()]--;
+        }
+        allocatedGpuMilli -= s.totalGpuMilli();
         version[node]++;
     }
 }

@@ -3,9 +3,13 @@ package io.gantry.scheduling.gpushare;
 import io.gantry.scheduling.trace.BadRow;
 import io.gantry.scheduling.trace.CsvTable;
 import io.gantry.scheduling.trace.SharedTraces;
+import io.gantry.scheduling.model.NodeSpec;
+import io.gantry.scheduling.model.Resources;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * Loads the Alibaba GPU 2023 ("openb") node and pod lists with what GPU sharing needs: the GPU model of each node and
@@ -53,6 +57,50 @@ public final class OpenbGpuFiles {
             }
         }
         return pods;
+    }
+
+    /**
+     * A node list given by a user ({@code --nodes-file}, a service's node-list option named {@code what}): its nodes,
+     * or an {@link IllegalArgumentException} naming the file and why (missing, not in the trace's format, a bad row,
+     * no node at all).
+     */
+    public static List<GpuNode> loadNodesOrExplain(Path file, String what) {
+        List<GpuNode> nodes = orExplain(file, what, "sn,cpu_milli,memory_mib,gpu,model", OpenbGpuFiles::loadNodes);
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException(what + ": " + file + " lists no node");
+        }
+        return nodes;
+    }
+
+    /** A pod list given by a user, as {@link #loadNodesOrExplain} for nodes. */
+    public static List<GpuPod> loadPodsOrExplain(Path file, String what) {
+        return orExplain(file, what, "name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec]", OpenbGpuFiles::loadPods);
+    }
+
+    /** The nodes as the scheduling model counts them: GPUs in milli, CPU in millicores, memory in MiB. */
+    public static List<NodeSpec> nodeSpecs(List<GpuNode> nodes) {
+        return nodes.stream().map(n -> new NodeSpec(n.name(), new Resources(n.gpus() * 1000L, n.cpuMilli(),
+                n.memoryMib()))).toList();
+    }
+
+    private static <T> List<T> orExplain(Path file, String what, String columns,
+                                         BiFunction<Path, List<BadRow>, List<T>> loader) {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException(what + ": no such file " + file.toAbsolutePath());
+        }
+        List<BadRow> bad = new ArrayList<>();
+        List<T> rows;
+        try {
+            rows = loader.apply(file, bad);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(what + ": " + file + " is not a list in the trace's format (" + columns
+                    + "): " + e.getMessage(), e);
+        }
+        if (!bad.isEmpty()) {
+            throw new IllegalArgumentException(what + ": " + bad.size() + " bad row(s) in " + file + ", first: "
+                    + bad.get(0));
+        }
+        return rows;
     }
 
     private static int whole(CsvTable.Row row, String column) {

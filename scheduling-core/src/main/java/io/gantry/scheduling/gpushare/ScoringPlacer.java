@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.random.RandomGenerator;
 
 /**
@@ -21,6 +22,8 @@ public final class ScoringPlacer {
     /** Where a pod went: the node and its devices. */
     public record Placement(int node, int[] devices) {
     }
+
+    private static final IntPredicate ALL_NODES = n -> true;
 
     private final DeviceCluster cluster;
     private final GpuScorer scorer;
@@ -49,6 +52,14 @@ public final class ScoringPlacer {
     /** Tells the plugin of the arrival, then places the pod; {@code null} when no node admits it. */
     public Placement place(GpuPod pod) {
         scorer.arrived(pod);
+        return placeArrived(pod, ALL_NODES);
+    }
+
+    /**
+     * Places a pod the plugin was already told of ({@link GpuScorer#arrived}), on one of the nodes {@code eligible}
+     * accepts (the live scheduler leaves out cordoned nodes); {@code null} when none admits it.
+     */
+    public Placement placeArrived(GpuPod pod, IntPredicate eligible) {
         int count = 0;
         int shape = scorer.cacheable() ? shapeId(pod.shape()) : -1;
         if (scorer.epoch() != epochSeen) {
@@ -56,7 +67,7 @@ public final class ScoringPlacer {
             stamps.forEach(s -> java.util.Arrays.fill(s, -1));
         }
         for (int n = 0; n < cluster.size(); n++) {
-            if (cluster.fits(n, pod)) {
+            if (cluster.fits(n, pod) && eligible.test(n)) {
                 candidates[count] = n;
                 scores[count] = shape < 0 ? scorer.score(cluster, n, pod) : cachedScore(shape, n, pod);
                 count++;

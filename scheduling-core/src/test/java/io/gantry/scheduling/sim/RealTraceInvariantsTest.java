@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.scheduling.framework.Decision;
+import io.gantry.scheduling.framework.DecoratingPolicy;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingContext;
@@ -73,22 +74,11 @@ class RealTraceInvariantsTest {
     }
 
     /** Checks each decision against the cluster the policy saw, then passes it on unchanged. */
-    private static final class AuditingPolicy implements SchedulingPolicy {
-        private final SchedulingPolicy inner;
+    private static final class AuditingPolicy extends DecoratingPolicy {
         int rounds;
 
         AuditingPolicy(SchedulingPolicy inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String name() {
-            return inner.name();
-        }
-
-        @Override
-        public boolean skipsJobsThatDoNotFit() {
-            return inner.skipsJobsThatDoNotFit();
+            super(inner);
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.gantry.dispatcher.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.util.Optional;
 
 /**
  * Shape and pace of the simulated cluster (DESIGN §2): {@code nodes} identical fake nodes named
@@ -15,6 +16,14 @@ public interface SimulatedClusterConfig {
     /** How many fake nodes. */
     @WithDefault("13")
     int nodes();
+
+    /**
+     * A node list in the Alibaba GPU 2023 trace's format ({@code sn,cpu_milli,memory_mib,gpu,model}, e.g. the shipped
+     * {@code openb_node_list_gpu_node.csv}, 1,213 nodes): the simulated cluster is those nodes, named by {@code sn},
+     * instead of {@code nodes} identical ones ({@code ./gantry up --nodes-file}). A missing file or a bad row stops
+     * the start with the file, line and reason.
+     */
+    Optional<String> nodesFile();
 
     @WithDefault("8")
     int gpusPerNode();

@@ -43,6 +43,20 @@ public final class GantryPods {
     /** Which start of its job a pod serves: absent on a job's first pods, {@code k} on the pods of its k-th start. */
     public static final String ATTEMPT_ANNOTATION = "gantry.io/attempt";
     public static final String GPU = "nvidia.com/gpu";
+    /**
+     * The GPU devices of its node a pod was placed on, when the scheduler places per device
+     * ({@code SchedulingDecision.gpuDevices}): comma-separated indices, e.g. {@code 3} or {@code 2,5}. Written before
+     * the pod is bound, as Alibaba's GPU-share scheduler extender writes {@code ALIYUN_COM_GPU_MEM_IDX} before its
+     * Binding (AliyunContainerService/gpushare-scheduler-extender, {@code pkg/utils/const.go}), so a device plugin on
+     * the node can hand the container exactly those devices.
+     */
+    public static final String GPU_DEVICES_ANNOTATION = "gantry.io/gpu-devices";
+    /**
+     * What the pod takes of each of its {@link #GPU_DEVICES_ANNOTATION} devices, in thousandths of a card: its share
+     * (1..999) when it shares one GPU, 1000 for whole GPUs (the trace's {@code gpu_milli}; the extender's
+     * {@code ALIYUN_COM_GPU_MEM_POD} counts GPU memory instead).
+     */
+    public static final String GPU_MILLI_ANNOTATION = "gantry.io/gpu-milli";
     private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
     private static final BigDecimal MIB = BigDecimal.valueOf(1024L * 1024L);
 
@@ -281,6 +295,12 @@ public final class GantryPods {
                     .endContainer()
                 .endSpec()
                 .build();
+    }
+
+    /** The device annotations of a task placed on {@code devices}, taking {@code perTask} GPU-milli in all. */
+    public static Map<String, String> gpuDeviceAnnotations(List<Integer> devices, long perTaskGpuMilli) {
+        return Map.of(GPU_DEVICES_ANNOTATION, String.join(",", devices.stream().map(String::valueOf).toList()),
+                GPU_MILLI_ANNOTATION, String.valueOf(Math.min(perTaskGpuMilli, 1000)));
     }
 
     private static Map<String, String> labels(Pod pod) {

@@ -118,7 +118,10 @@ final class PodBinder {
         return null;
     }
 
-    /** POSTs every pod's Binding in task order; on a failure, deletes the pods bound before it. */
+    /**
+     * POSTs every pod's Binding in task order, each after its GPU device annotations when the decision chose devices
+     * ({@link GantryPods#GPU_DEVICES_ANNOTATION}); on a failure, deletes the pods bound before it.
+     */
     private BindOutcome bindAll(SchedulingDecision d, List<Pod> jobPods) {
         String jobId = d.jobId();
         book.decided.add(jobId);
@@ -127,7 +130,11 @@ final class PodBinder {
         book.tracked.put(jobId, job);
         for (int i = 0; i < jobPods.size(); i++) {
             Pod pod = jobPods.get(i);
-            String failure = ops.postBinding(pod, d.nodes().get(i));
+            String failure = d.gpuDevices().isEmpty() ? null
+                    : ops.annotate(pod, GantryPods.gpuDeviceAnnotations(d.gpuDevices().get(i), d.perTask().gpuMilli()));
+            if (failure == null) {
+                failure = ops.postBinding(pod, d.nodes().get(i));
+            }
             if (failure != null) {
                 book.tracked.remove(jobId);
                 book.ended.add(jobId);

@@ -3,6 +3,7 @@ package io.gantry.dispatcher.kubernetes;
 import io.fabric8.kubernetes.api.model.Binding;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
@@ -13,6 +14,7 @@ import io.gantry.dispatcher.config.DispatcherConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -104,6 +106,17 @@ final class PodOperations {
             return "interrupted";
         } catch (Exception e) {
             return e.toString();
+        }
+    }
+
+    /** Writes the pod's GPU device annotations ({@link GantryPods#gpuDeviceAnnotations}); null, or why it failed. */
+    String annotate(Pod pod, Map<String, String> annotations) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .edit(p -> new PodBuilder(p).editMetadata().addToAnnotations(annotations).endMetadata().build());
+            return null;
+        } catch (KubernetesClientException e) {
+            return "HTTP " + e.getCode() + ": " + e.getMessage();
         }
     }
 

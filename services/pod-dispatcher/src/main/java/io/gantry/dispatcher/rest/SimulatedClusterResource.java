@@ -17,6 +17,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -48,9 +50,12 @@ public class SimulatedClusterResource {
         return PrometheusExposition.render(simulated().snapshot());
     }
 
-    /** One node: what it has, what is allocated, what is free, and the jobs with a pod on it. */
+    /**
+     * One node: what it has, what is allocated, what is free, the jobs with a pod on it, and the GPU devices of each
+     * pod whose decision chose them (pod name to device indices; {@code gantry.scheduler.gpu-placement}).
+     */
     public record NodeView(String name, ResourceAmounts capacity, ResourceAmounts allocated, ResourceAmounts free,
-                           int runningPods, List<String> runningJobs) {
+                           int runningPods, List<String> runningJobs, Map<String, List<Integer>> podGpuDevices) {
     }
 
     public record ClusterView(Instant simulatedTime, List<NodeView> nodes) {
@@ -64,8 +69,15 @@ public class SimulatedClusterResource {
         ClusterSnapshot s = simulated().snapshot();
         List<NodeView> nodes = s.nodes().stream().map(n -> new NodeView(n.name(), amounts(n.capacity()),
                 amounts(n.allocated()), amounts(n.capacity().minus(n.allocated())), n.pods().size(),
-                List.copyOf(new TreeSet<>(n.pods().stream().map(ClusterSnapshot.Pod::jobId).toList())))).toList();
+                List.copyOf(new TreeSet<>(n.pods().stream().map(ClusterSnapshot.Pod::jobId).toList())),
+                devicesByPod(n.pods()))).toList();
         long micros = Math.round(s.simulatedEpochSeconds() * 1e6);
         return new ClusterView(Instant.EPOCH.plusNanos(micros * 1000), nodes);
+    }
+
+    private static Map<String, List<Integer>> devicesByPod(List<ClusterSnapshot.Pod> pods) {
+        Map<String, List<Integer>> out = new TreeMap<>();
+        pods.stream().filter(p -> !p.gpuDevices().isEmpty()).forEach(p -> out.put(p.name(), p.gpuDevices()));
+        return out;
     }
 }

@@ -9,6 +9,7 @@ public record ClusterSnapshot(double simulatedEpochSeconds, List<Node> nodes) {
     public record Node(String name, Resources capacity, Resources allocated, List<Pod> pods, double[] idleCpuSeconds) {
     }
 
-    public record Pod(String name, String jobId, String user, Resources requests) {
+    /** {@code gpuDevices}: the node's GPU devices the pod was placed on, when its decision chose them; else empty. */
+    public record Pod(String name, String jobId, String user, Resources requests, List<Integer> gpuDevices) {
     }
 }

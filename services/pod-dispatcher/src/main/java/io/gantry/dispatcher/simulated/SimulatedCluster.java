@@ -123,8 +123,7 @@ public class SimulatedCluster implements ClusterBackend {
             return t;
         });
         timers.setRemoveOnCancelPolicy(true);
-        LOG.infof("simulated cluster: %d nodes of %d GPU / %d vCPU / %d GiB, speedup %.0f, default duration %.0f s",
-                config.nodes(), config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode(),
+        LOG.infof("simulated cluster: %s, speedup %.0f, default duration %.0f s", SimulatedNodes.describe(config),
                 config.speedup(), config.defaultDurationS());
     }
 

@@ -2,10 +2,12 @@ package io.gantry.dispatcher.simulated;
 
 import io.gantry.dispatcher.cluster.BindOutcome;
 import io.gantry.dispatcher.config.SimulatedClusterConfig;
+import io.gantry.scheduling.gpushare.OpenbGpuFiles;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -23,16 +25,36 @@ final class SimulatedNodes {
     private final ClusterState state;
     private final Map<String, CpuIdleAccount> idleByNode = new HashMap<>();
 
-    /** {@code sim-node-01} … of the configured shape, all idle since {@code nowSimSeconds}. */
+    /**
+     * {@code sim-node-01} … of the configured shape, or the nodes of the configured node list, all idle since
+     * {@code nowSimSeconds}.
+     */
     SimulatedNodes(SimulatedClusterConfig config, double nowSimSeconds) {
+        List<NodeSpec> nodeSpecs = config.nodesFile().map(f -> fromNodeList(Path.of(f))).orElseGet(() -> identical(config));
+        for (NodeSpec n : nodeSpecs) {
+            idleByNode.put(n.name(), new CpuIdleAccount((int) (n.capacity().cpuMilli() / 1000), nowSimSeconds));
+        }
+        this.state = new ClusterState(nodeSpecs);
+    }
+
+    private static List<NodeSpec> identical(SimulatedClusterConfig config) {
         Resources shape = Resources.ofGpus(config.gpusPerNode(), config.vcpusPerNode(), config.memoryGibPerNode());
         List<NodeSpec> nodeSpecs = new ArrayList<>();
         for (int i = 1; i <= config.nodes(); i++) {
-            String name = String.format("sim-node-%02d", i);
-            nodeSpecs.add(new NodeSpec(name, shape));
-            idleByNode.put(name, new CpuIdleAccount(config.vcpusPerNode(), nowSimSeconds));
+            nodeSpecs.add(new NodeSpec(String.format("sim-node-%02d", i), shape));
         }
-        this.state = new ClusterState(nodeSpecs);
+        return nodeSpecs;
+    }
+
+    static String describe(SimulatedClusterConfig c) {
+        return c.nodesFile().map(f -> "the nodes of " + f).orElseGet(() -> String.format(
+                "%d nodes of %d GPU / %d vCPU / %d GiB", c.nodes(), c.gpusPerNode(), c.vcpusPerNode(),
+                c.memoryGibPerNode()));
+    }
+
+    /** The nodes of a list in the trace's format, by scheduling-core's loader; a bad file is refused with why. */
+    static List<NodeSpec> fromNodeList(Path file) {
+        return OpenbGpuFiles.nodeSpecs(OpenbGpuFiles.loadNodesOrExplain(file, "gantry.simulated-cluster.nodes-file"));
     }
 
     /** Why task {@code i} of {@code perTask} cannot go on {@code nodes.get(i)}, all of them; null when they fit. */
@@ -79,7 +101,8 @@ final class SimulatedNodes {
         for (RunningJob job : running) {
             for (int i = 0; i < job.nodes().size(); i++) {
                 podsByNode.computeIfAbsent(job.nodes().get(i), n -> new ArrayList<>())
-                        .add(new ClusterSnapshot.Pod(job.podName(i), job.jobId(), job.decision().user(), job.perTask()));
+                        .add(new ClusterSnapshot.Pod(job.podName(i), job.jobId(), job.decision().user(), job.perTask(),
+                                job.decision().gpuDevices().isEmpty() ? List.of() : job.decision().gpuDevices().get(i)));
             }
         }
         List<ClusterSnapshot.Node> nodes = new ArrayList<>();

@@ -157,6 +157,44 @@ class KubernetesClusterTest {
         assertEquals(30.0, c.runtimeS(), 1e-9, "from the container's start to its finish");
     }
 
+    /** Issue 19: the devices the scheduler chose go on the pod, in the style of Alibaba's GPU-share extender. */
+    @Test
+    void aDecisionWithGpuDevicesAnnotatesEachPodWithItsDevicesAndShareBeforeBindingIt() {
+        ResourceAmounts half = new ResourceAmounts(500, 2000, 4096);
+        ResourceAmounts two = new ResourceAmounts(2000, 2000, 4096);
+        create(node("node-1", 16, 64, 8));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        cluster.submitted(submission("share-1", 1, half));
+        cluster.submitted(submission("whole-2", 2, two));
+        expectBinding(JOBS_NS, "share-1-0");
+        expectBinding(JOBS_NS, "whole-2-0");
+        expectBinding(JOBS_NS, "whole-2-1");
+        dispatcher.dispatch(withDevices(decision("share-1", List.of("node-1"), half), List.of(List.of(3))), null);
+        dispatcher.dispatch(withDevices(decision("whole-2", List.of("node-1", "node-1"), two),
+                List.of(List.of(0, 1), List.of(4, 5))), null);
+        awaitBinding(JOBS_NS, "whole-2-1");
+        Map<String, String> share = client.pods().inNamespace(JOBS_NS).withName("share-1-0").get().getMetadata()
+                .getAnnotations();
+        assertEquals("3", share.get(GantryPods.GPU_DEVICES_ANNOTATION));
+        assertEquals("500", share.get(GantryPods.GPU_MILLI_ANNOTATION), "its share of device 3");
+        Map<String, String> second = client.pods().inNamespace(JOBS_NS).withName("whole-2-1").get().getMetadata()
+                .getAnnotations();
+        assertEquals("4,5", second.get(GantryPods.GPU_DEVICES_ANNOTATION), "task 1's devices");
+        assertEquals("1000", second.get(GantryPods.GPU_MILLI_ANNOTATION), "whole GPUs");
+        assertEquals("0,1", client.pods().inNamespace(JOBS_NS).withName("whole-2-0").get().getMetadata()
+                .getAnnotations().get(GantryPods.GPU_DEVICES_ANNOTATION));
+        submitBindAndRun(cluster, dispatcher, "plain", half);
+        assertFalse(client.pods().inNamespace(JOBS_NS).withName("plain-0").get().getMetadata().getAnnotations()
+                .containsKey(GantryPods.GPU_DEVICES_ANNOTATION), "no devices chosen, no annotation");
+    }
+
+    private static SchedulingDecision withDevices(SchedulingDecision d, List<List<Integer>> devices) {
+        return new SchedulingDecision(d.eventId(), d.schemaVersion(), d.occurredAt(), d.jobId(), d.user(), d.nodes(),
+                d.perTask(), d.durationS(), d.submittedAt(), d.policy(), d.policyVersion(), d.attempt(), d.preempts(),
+                devices);
+    }
+
     @Test
     void aTrainingJobRunsTheRunnerWithItsTunedSpecInAConfigMapCheckpointsOnTheClaimAndTheDecidedRequests() throws Exception {
         create(node("node-1", 16, 64, 2));

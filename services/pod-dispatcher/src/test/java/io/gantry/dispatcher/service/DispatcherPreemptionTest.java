@@ -30,6 +30,10 @@ class DispatcherPreemptionTest {
 
     private record Shape(int nodes, int gpusPerNode, int vcpusPerNode, int memoryGibPerNode, double speedup,
                          double defaultDurationS) implements SimulatedClusterConfig {
+        @Override
+        public java.util.Optional<String> nodesFile() {
+            return java.util.Optional.empty();
+        }
     }
 
     private static final Shape ONE_NODE = new Shape(1, 8, 96, 384, 10_000, 3600);

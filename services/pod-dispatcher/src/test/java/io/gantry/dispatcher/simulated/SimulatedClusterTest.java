@@ -33,6 +33,10 @@ class SimulatedClusterTest {
 
     record Shape(int nodes, int gpusPerNode, int vcpusPerNode, int memoryGibPerNode, double speedup,
                  double defaultDurationS) implements SimulatedClusterConfig {
+        @Override
+        public java.util.Optional<String> nodesFile() {
+            return java.util.Optional.empty();
+        }
     }
 
     private final SimulatedCluster cluster = new SimulatedCluster(new Shape(1, 8, 96, 384, SPEEDUP, 3600));

@@ -17,11 +17,15 @@ public final class Decisions {
     private Decisions() {
     }
 
-    /** The decision that starts {@code job}'s {@code attempt}-th stint on {@code nodes}, after {@code stops}. */
+    /**
+     * The decision that starts {@code job}'s {@code attempt}-th stint on {@code nodes}, after {@code stops}, its tasks
+     * on {@code gpuDevices} (empty when the scheduler does not place per device).
+     */
     public static SchedulingDecision started(Instant now, JobTuned job, List<String> nodes, Double remainingDurationS,
-                                             String policy, String policyVersion, int attempt, List<Preemption> stops) {
+                                             String policy, String policyVersion, int attempt, List<Preemption> stops,
+                                             List<List<Integer>> gpuDevices) {
         return new SchedulingDecision(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId(), job.user(), nodes,
-                job.perTask(), remainingDurationS, job.submittedAt(), policy, policyVersion, attempt, stops);
+                job.perTask(), remainingDurationS, job.submittedAt(), policy, policyVersion, attempt, stops, gpuDevices);
     }
 
     /** The rejection of a job that can never fit the cluster, for {@code reason}. */

@@ -16,6 +16,7 @@ import io.gantry.scheduling.engine.Clock;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.framework.SchedulingPolicy;
+import io.gantry.scheduling.gpushare.DevicePlacement;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
@@ -45,6 +46,9 @@ import java.util.Set;
  * ({@link SchedulingDecision#preempts()}), so the dispatcher stops before it binds whichever of them it reads first.
  * The stopped job waits, holding nothing, until its {@code JobPreempted} says how long it ran; it is then queued for
  * its next attempt with the rest of its run and the service it received (which preemptive policies weigh).
+ *
+ * <p><b>GPU sharing</b> ({@code gantry.scheduler.gpu-placement}): a {@link DevicePlacement} behind the policy chooses
+ * each started job's node and GPU devices, which its decision carries; restore holds the devices decisions name.
  */
 public final class LiveEngine {
 
@@ -53,6 +57,8 @@ public final class LiveEngine {
     private final Clock clock;
     private final ClusterState cluster = new ClusterState(List.of());
     private final SchedulingEngine engine;
+    /** Null unless GPU-sharing placement is on. */
+    private final DevicePlacement devices;
     private final Map<String, PendingJob> pending = new LinkedHashMap<>();
     private final Map<String, LiveStint> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
@@ -69,18 +75,26 @@ public final class LiveEngine {
     /**
      * @param clock      the jobs' clock the policy sees time on
      * @param preemption whether the policy may stop running jobs ({@code gantry.scheduler.preemption})
+     * @param devices    the GPU-sharing plugin that places per device, null for none
      */
     public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority, Clock clock,
-                      boolean preemption) {
+                      boolean preemption, DevicePlacement devices) {
         this.defaultPriority = defaultPriority;
         this.clock = clock;
         this.policyVersion = policyVersion;
-        this.engine = new SchedulingEngine(policy, cluster, SchedulingEngine.Allocator.of(cluster), preemption);
+        this.devices = devices;
+        SchedulingEngine.Allocator reserve = SchedulingEngine.Allocator.of(cluster);
+        this.engine = new SchedulingEngine(placing(policy), cluster, devices == null ? reserve
+                : devices.allocator(reserve), preemption);
     }
 
-    /** Real time, no preemption: the scheduler as it was before it could stop jobs. */
-    public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority) {
-        this(policy, policyVersion, defaultPriority, JobClock.WALL, false);
+    public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority, Clock clock,
+                      boolean preemption) {
+        this(policy, policyVersion, defaultPriority, clock, preemption, null);
+    }
+
+    private SchedulingPolicy placing(SchedulingPolicy policy) {
+        return devices == null ? policy : devices.wrap(policy);
     }
 
     /**
@@ -88,7 +102,7 @@ public final class LiveEngine {
      * online learner). The queue is kept; it is re-sorted if the new policy keeps one fixed order.
      */
     public void usePolicy(SchedulingPolicy policy, String version) {
-        engine.usePolicy(policy);
+        engine.usePolicy(placing(policy));
         this.policyVersion = version;
     }
 
@@ -152,6 +166,9 @@ public final class LiveEngine {
         boolean changed = isNew || !cluster.node(m.node()).capacity().equals(node.capacity());
         if (changed) {
             cluster.upsertNode(node);
+            if (devices != null) {
+                devices.upsertNode(node.name(), node.capacity());
+            }
             if (isNew) {
                 reserveRestoredJobsOn(m.node());
             }
@@ -229,11 +246,15 @@ public final class LiveEngine {
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);
-            engine.restoreRunning(asRunningJob(s.jobId(), r, s.decision()));
+            RunningJob job = asRunningJob(s.jobId(), r, s.decision());
+            engine.restoreRunning(job);
             for (String node : r.nodes()) {
                 if (cluster.hasNode(node)) {
                     cluster.hold(node, r.perTask());
                 }
+            }
+            if (devices != null) {
+                devices.hold(job.job(), r.nodes(), s.decision().gpuDevices());
             }
         }
     }
@@ -308,7 +329,8 @@ public final class LiveEngine {
             running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
             decisions.add(Decisions.started(now, p.job(), started.nodes(), p.remainingDurationS(), policy, policyVersion,
-                    p.attempt(), stopsBefore(started.nodes(), stoppedNow)));
+                    p.attempt(), LiveStint.stopsBefore(stopping, started.nodes(), stoppedNow),
+                    devices == null ? List.of() : devices.devicesOf(p.job().jobId())));
         }
         return new SchedulingOutcome(decisions, rejections, stops);
     }
@@ -322,23 +344,6 @@ public final class LiveEngine {
     public Instant wakeAt() {
         double w = engine.wakeAt();
         return Double.isNaN(w) ? null : clock.instant(w);
-    }
-
-    /**
-     * The stops a placement carries: every stop of this round, and every stopped job not yet confirmed preempted that
-     * held room on its nodes. Decisions travel on different partitions, so the dispatcher may read any of them first;
-     * whichever it reads first stops the job (a stop is matched on job and attempt, so the others change nothing).
-     * A victim whose room nothing of its round uses is stopped all the same (as in the simulator), so its stop rides
-     * on the round's other decisions: that is where a restart finds it.
-     */
-    private List<Preemption> stopsBefore(List<String> nodes, Set<String> stoppedNow) {
-        List<Preemption> out = new ArrayList<>();
-        stopping.forEach((id, r) -> {
-            if (stoppedNow.contains(id) || r.nodes().stream().anyMatch(nodes::contains)) {
-                out.add(new Preemption(id, r.attempt()));
-            }
-        });
-        return out;
     }
 
     /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */

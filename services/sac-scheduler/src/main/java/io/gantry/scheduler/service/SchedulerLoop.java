@@ -59,7 +59,7 @@ public class SchedulerLoop {
     public SchedulerLoop(SchedulerConfig config, MeterRegistry registry, OnlineLearner learner) {
         this.inUse = learner.initialPolicy();
         this.state = new LiveEngine(inUse.policy(), inUse.version(), config.defaultPriority(),
-                new JobClock(config.timeScale()), config.preemption());
+                new JobClock(config.timeScale()), config.preemption(), GpuPlacementSetup.create(config));
         this.roundTimer = Timer.builder("gantry.scheduler.round").description("Time to run one scheduling round")
                 .publishPercentileHistogram().register(registry);
         this.decisions = Counter.builder("gantry.scheduler.decisions").description("Jobs placed by the policy")
@@ -70,8 +70,8 @@ public class SchedulerLoop {
                 .description("Jobs rejected because they can never fit the cluster").register(registry);
         Gauge.builder("gantry.scheduler.running.jobs", this, l -> l.state.runningCount())
                 .description("Jobs holding resources").register(registry);
-        LOG.infof("scheduling with policy %s (%s), preemption %s, job clock x%s", config.policy(), inUse.version(),
-                config.preemption() ? "on" : "off", config.timeScale());
+        LOG.infof("scheduling with policy %s (%s), preemption %s, job clock x%s, GPU placement %s", config.policy(),
+                inUse.version(), config.preemption() ? "on" : "off", config.timeScale(), config.gpuPlacement());
         learner.attach(new OnlineLearner.Scheduler() {
             @Override
             public List<NodeSpec> nodes() {

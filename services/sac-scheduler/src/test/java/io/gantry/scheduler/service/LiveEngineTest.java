@@ -23,7 +23,7 @@ class LiveEngineTest {
     private static final Instant T0 = Instant.parse("2026-11-29T00:00:00Z");
     private static final ResourceAmounts NODE = new ResourceAmounts(8000, 96000, 393216);
 
-    private final LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0);
+    private final LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0, JobClock.WALL, false);
 
     private static NodeMetrics node(String name) {
         return new NodeMetrics(Events.newId(), 1, T0, name, NODE, ResourceAmounts.ZERO, null, null, null, 0, true,

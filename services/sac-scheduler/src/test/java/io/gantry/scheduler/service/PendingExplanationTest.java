@@ -18,7 +18,7 @@ class PendingExplanationTest {
 
     @Test
     void aPendingJobIsExplainedWithTheAmountsAndTheJobsAhead() {
-        LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0);
+        LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0, JobClock.WALL, false);
         // Two small nodes, free: n1 2 GPUs, n2 1 GPU.
         state.updateNode(node("n1", 2000));
         state.updateNode(node("n2", 1000));

@@ -46,7 +46,7 @@ class PendingReasonMetersTest {
 
     @Test
     void theCountsCoverTheWholeQueueAndLeaveOutCordonedNodes() {
-        LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0);
+        LiveEngine state = new LiveEngine(new KubeDefaultPolicy(), "builtin-1", 0, JobClock.WALL, false);
         ResourceAmounts node = new ResourceAmounts(8000, 96000, 393216);
         state.updateNode(new NodeMetrics(Events.newId(), 1, T0, "n1", node, ResourceAmounts.ZERO, null, null, null, 0,
                 true, false, "test"));
