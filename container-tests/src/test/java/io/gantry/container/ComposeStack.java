@@ -3,6 +3,7 @@ package io.gantry.container;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.system.GantryProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -193,7 +194,7 @@ final class ComposeStack implements AutoCloseable {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the build (./mvnw package) first");
         }
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m", GantryProcesses.C1_ONLY,
                 "-Dgantry.shared.dir=" + System.getProperty("gantry.shared.dir", ROOT.resolve("../shared").toString()),
                 "-jar", jar.toString(), "replay", "--bootstrap", bootstrap, "--jobs", String.valueOf(jobs),
                 "--speedup", "1000", "--exit-when-done", "--summary", summary.toString(),

@@ -50,7 +50,7 @@ import org.testcontainers.utility.DockerImageName;
 class TestcontainersPipelineTest {
 
     private static final int JOBS = 36;
-    /** Where the window starts in the openb trace (as ContainerKillTest, a busy stretch). */
+    /** Where the window starts in the openb trace (as ComposeSystemTest's kill, a busy stretch). */
     private static final int TRACE_SKIP = 6500;
     private static final Duration STARTUP = Duration.ofMinutes(3);
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);

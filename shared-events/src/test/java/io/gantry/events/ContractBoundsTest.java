@@ -19,7 +19,7 @@ class ContractBoundsTest {
     }
 
     /** The violations of {@code type}'s sample after {@code change}; the sample itself is valid. */
-    private static List<Violation> violations(Class<? extends GantryEvent> type, Consumer<ObjectNode> change) throws Exception {
+    static List<Violation> violations(Class<? extends GantryEvent> type, Consumer<ObjectNode> change) throws Exception {
         ObjectNode n = sample(type);
         change.accept(n);
         try {

@@ -23,12 +23,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class LauncherSupervisionTest {
 
-    private static final int JOBS = 200;
-    /** Arrivals at a fixed rate, so the kill lands while jobs are still being submitted (about 50 s of them). */
+    private static final int JOBS = 120;
+    /** Arrivals at a fixed rate, so the kill lands while jobs are still being submitted (about 30 s of them). */
     private static final String[] REPLAY = {"--jobs", String.valueOf(JOBS), "--rate", "4", "--speedup", "100000",
             "--exit-when-done", "--timeout-s", "900"};
     /** Jobs submitted before the kill. */
-    private static final int KILL_AFTER = 40;
+    private static final int KILL_AFTER = 20;
     private static final Duration START = Duration.ofSeconds(300);
     private static final Duration RUN = Duration.ofSeconds(900);
 

@@ -114,7 +114,7 @@ class RestartUnderLoadTest {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the build (./mvnw package) first");
         }
-        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m",
+        List<String> command = new ArrayList<>(List.of("java", "-Xmx512m", GantryProcesses.C1_ONLY,
                 "-Dgantry.shared.dir=" + System.getProperty("gantry.shared.dir", root.resolve("../shared").toString()),
                 "-jar", jar.toString(), "replay", "--bootstrap", system.bootstrap(), "--jobs", String.valueOf(JOBS),
                 "--speedup", String.valueOf(scenario.speedup()), "--exit-when-done", "--summary", summary.toString(),

@@ -11,6 +11,6 @@ public class RefusedMapper implements ExceptionMapper<JobSubmissions.Refused> {
 
     @Override
     public Response toResponse(JobSubmissions.Refused e) {
-        return BadBodyMapper.answer(e.status(), e.rejection());
+        return BadBodyMapper.answer(e.refusal().status(), e.refusal().rejection());
     }
 }

@@ -37,21 +37,20 @@ public class JobSubmissions {
 
     /** A submission refused with an HTTP status and the field and reason, as a {@code JobRejected} states them. */
     public static final class Refused extends RuntimeException {
-        private final int status;
-        private final transient Rejection rejection;
+        private final transient SubmissionLimits.Refused refusal;
 
         public Refused(int status, Rejection rejection) {
-            super(status + " " + rejection.field() + ": " + rejection.reason());
-            this.status = status;
-            this.rejection = rejection;
+            this(new SubmissionLimits.Refused(status, rejection));
         }
 
-        public int status() {
-            return status;
+        public Refused(SubmissionLimits.Refused refusal) {
+            super(refusal.status() + " " + refusal.rejection().field() + ": " + refusal.rejection().reason());
+            this.refusal = refusal;
         }
 
-        public Rejection rejection() {
-            return rejection;
+        /** The status and the {@code {field, reason}} to answer with. */
+        public SubmissionLimits.Refused refusal() {
+            return refusal;
         }
     }
 
@@ -75,7 +74,7 @@ public class JobSubmissions {
                     ? " ('" + caller + "')" : "") + ": a user submits only in their own name (an admin may submit for anyone)"));
         }
         if (limits.admit(job.user(), job.jobId()) instanceof SubmissionLimits.Refused r) {
-            throw new Refused(r.status(), r.rejection());
+            throw new Refused(r);
         }
         try {
             publisher.publish(job).toCompletableFuture().get(PUBLISH_TIMEOUT_S, TimeUnit.SECONDS);
