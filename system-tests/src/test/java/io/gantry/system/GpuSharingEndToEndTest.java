@@ -13,11 +13,13 @@ import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.scheduling.gpushare.DeviceCluster;
+import io.gantry.scheduling.gpushare.DevicePlacement;
 import io.gantry.scheduling.gpushare.GpuPod;
 import io.gantry.scheduling.gpushare.GpuSharePolicies;
 import io.gantry.scheduling.gpushare.OpenbGpuFiles;
-import io.gantry.scheduling.gpushare.PodShape;
 import io.gantry.scheduling.gpushare.ScoringPlacer;
+import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.Resources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,11 +99,10 @@ class GpuSharingEndToEndTest {
         }
     }
 
+    /** The pod as the live scheduler hands it to the plugin: scheduling-core's one rule for a task's share. */
     private static GpuPod pod(String id, ResourceAmounts perTask) {
-        long g = perTask.gpuMilli();
-        PodShape shape = g < 1000 ? new PodShape((int) perTask.cpuMilli(), 1, (int) g, "")
-                : new PodShape((int) perTask.cpuMilli(), (int) (g / 1000), 1000, "");
-        return new GpuPod(id, shape, perTask.memoryMib());
+        return DevicePlacement.pod(new JobRequest(id, "alice", 1,
+                new Resources(perTask.gpuMilli(), perTask.cpuMilli(), perTask.memoryMib()), 0, 0, 0, 0));
     }
 
     /** The devices the simulated cluster runs the job's pod (its only task, {@code <job>-0}) on, once it runs. */
