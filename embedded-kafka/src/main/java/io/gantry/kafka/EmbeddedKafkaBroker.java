@@ -45,6 +45,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** A second client listener (0 = none), e.g. the port a container publishes, advertised as {@link #externalAdvertised}. */
     private int externalPort;
     private String externalAdvertised;
+    /** Null: the quick start's plaintext listener, open to any local process. */
+    private BrokerSecurity security;
     private KafkaRaftServer server;
 
     /**
@@ -73,6 +75,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         return this;
     }
 
+    /** Clients must authenticate (SCRAM) and are held to {@link BrokerAcls}. Call before {@link #start()}. */
+    public EmbeddedKafkaBroker secured(BrokerSecurity security) {
+        this.security = security;
+        return this;
+    }
+
     public synchronized EmbeddedKafkaBroker start() {
         if (server != null) {
             return this;
@@ -89,6 +97,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             server = new KafkaRaftServer(new KafkaConfig(props, false), Time.SYSTEM);
             server.startup();
+            if (security != null) {
+                security.createCredentialsAndAcls(bootstrapServers());
+            }
             return this;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -101,10 +112,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Creates every Gantry topic (compaction for user priorities); existing topics are left as they are. */
     public void createGantryTopics() {
-        createGantryTopics(bootstrapServers(), partitions);
+        Map<String, Object> admin = security == null
+                ? Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers())
+                : security.adminClientConfig(bootstrapServers());
+        createGantryTopics(admin, partitions);
     }
 
-    public static void createGantryTopics(String bootstrapServers, int partitions) {
+    private static void createGantryTopics(Map<String, Object> adminConfig, int partitions) {
+        Object bootstrapServers = adminConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
         List<NewTopic> topics = new ArrayList<>();
         for (String name : Topics.all()) {
             NewTopic t = new NewTopic(name, partitions, (short) 1);
@@ -113,7 +128,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             }
             topics.add(t);
         }
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+        try (Admin admin = Admin.create(adminConfig)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream().filter(t -> !existing.contains(t.name())).toList();
             admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
@@ -140,18 +155,23 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         p.put("controller.quorum.voters", "1@localhost:" + controllerPort);
-        String listeners = "PLAINTEXT://" + bindHost + ":" + port + ",CONTROLLER://localhost:" + controllerPort;
-        String advertised = "PLAINTEXT://" + advertisedHost + ":" + port;
-        String protocols = "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT";
+        // Listener names are their protocols, so each name maps to itself and the controller's to the same protocol.
+        String client = security == null ? "PLAINTEXT" : BrokerSecurity.clientProtocol();
+        String listeners = client + "://" + bindHost + ":" + port + ",CONTROLLER://localhost:" + controllerPort;
+        String advertised = client + "://" + advertisedHost + ":" + port;
+        String protocols = client + ":" + client + ",CONTROLLER:" + client;
         if (externalPort > 0) {
             listeners += ",EXTERNAL://" + bindHost + ":" + externalPort;
             advertised += ",EXTERNAL://" + externalAdvertised;
-            protocols += ",EXTERNAL:PLAINTEXT";
+            protocols += ",EXTERNAL:" + client;
         }
         p.put("listeners", listeners);
         p.put("advertised.listeners", advertised);
         p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("inter.broker.listener.name", client);
+        if (security != null) {
+            security.addServerProperties(p, externalPort > 0 ? List.of(client, "EXTERNAL") : List.of(client));
+        }
         p.put("listener.security.protocol.map", protocols);
         p.put("log.dirs", dataDir.resolve("logs").toString());
         p.put("num.partitions", String.valueOf(partitions));
@@ -176,7 +196,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             // execute(), never main(): main calls System.exit.
             int rc;
             try {
-                rc = StorageTool.execute(new String[]{"format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()}, out);
+                List<String> argv = new ArrayList<>(List.of("format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+                if (security != null) {
+                    argv.addAll(security.formatArguments());
+                }
+                rc = StorageTool.execute(argv.toArray(String[]::new), out);
             } catch (Exception e) {
                 throw new IllegalStateException("formatting the Kafka log directory failed: " + buf, e);
             }
@@ -199,7 +223,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * Runs the broker as a process until it is terminated: {@code --dir DIR --port PORT [--partitions N]}, and in a
      * container {@code --bind HOST --advertised-host HOST [--external-port P --external-advertised HOST:PORT]} (see
      * {@link #listeners}). Prints {@code READY <bootstrap>} once the broker is up and the Gantry topics exist, and then
-     * writes {@code --ready-file F} if given (deleted first: a container's health check tests it).
+     * writes {@code --ready-file F} if given (deleted first: a container's health check tests it). {@code --scram-users
+ * FILE} secures the broker ({@link BrokerSecurity#read}); without it the listener is plaintext, and the broker says
+ * so.
      */
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(".gantry/kafka");
@@ -210,6 +236,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         int externalPort = 0;
         String externalAdvertised = null;
         Path readyFile = null;
+        BrokerSecurity security = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[++i]);
@@ -220,9 +247,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 case "--external-port" -> externalPort = Integer.parseInt(args[++i]);
                 case "--external-advertised" -> externalAdvertised = args[++i];
                 case "--ready-file" -> readyFile = Path.of(args[++i]);
+                case "--scram-users" -> security = BrokerSecurity.read(Path.of(args[++i]));
                 default -> {
                     System.err.println("usage: EmbeddedKafkaBroker [--dir DIR] [--port PORT] [--partitions N] [--bind HOST]"
-                            + " [--advertised-host HOST] [--external-port P --external-advertised HOST:PORT] [--ready-file F]; unknown: " + args[i]);
+                            + " [--advertised-host HOST] [--external-port P --external-advertised HOST:PORT] [--ready-file F] [--scram-users FILE]; unknown: " + args[i]);
                     System.exit(2);
                 }
             }
@@ -235,7 +263,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             Files.deleteIfExists(readyFile);
         }
         EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dir, port, partitions)
-                .listeners(bind, advertisedHost, externalPort, externalAdvertised).start();
+                .listeners(bind, advertisedHost, externalPort, externalAdvertised).secured(security).start();
+        System.out.println(security == null
+                ? "SECURITY plaintext listener: any process that reaches port " + port + " may read and write every topic;"
+                        + " for the quick start only (--scram-users FILE: SASL/SCRAM and ACLs)"
+                : "SECURITY SASL/SCRAM-SHA-512 on every listener, ACLs for " + BrokerAcls.principals());
         Runtime.getRuntime().addShutdownHook(new Thread(broker::close, "kafka-shutdown"));
         broker.createGantryTopics();
         System.out.println("READY " + broker.bootstrapServers());
