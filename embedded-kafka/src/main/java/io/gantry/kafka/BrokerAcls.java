@@ -51,9 +51,7 @@ public final class BrokerAcls {
     /** The bindings a secured broker starts with: write per the table, read and group membership for everyone. */
     public static List<AclBinding> bindings() {
         List<AclBinding> acls = new ArrayList<>();
-        WRITERS.forEach((topic, writers) -> writers.forEach(p -> {
-            acls.add(allow(p, ResourceType.TOPIC, topic, AclOperation.WRITE));
-        }));
+        WRITERS.forEach((topic, writers) -> writers.forEach(p -> acls.add(allow(p, ResourceType.TOPIC, topic, AclOperation.WRITE))));
         for (String p : principals()) {
             acls.add(allow(p, ResourceType.TOPIC, "gantry.", PatternType.PREFIXED, AclOperation.READ));
             acls.add(allow(p, ResourceType.TOPIC, "gantry.", PatternType.PREFIXED, AclOperation.DESCRIBE));

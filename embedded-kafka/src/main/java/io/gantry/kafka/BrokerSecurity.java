@@ -1,11 +1,15 @@
 package io.gantry.kafka;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -35,7 +39,7 @@ public record BrokerSecurity(String adminPassword, Map<String, String> passwords
     private static final int ITERATIONS = 4096;
 
     /** Passwords go into JAAS lines and the storage tool's SCRAM argument, so none may hold quotes or separators. */
-    private static final java.util.regex.Pattern PASSWORD = java.util.regex.Pattern.compile("[A-Za-z0-9._~-]{8,128}");
+    private static final Pattern PASSWORD = Pattern.compile("[A-Za-z0-9._~-]{8,128}");
 
     public BrokerSecurity {
         if (adminPassword == null || !PASSWORD.matcher(adminPassword).matches()) {
@@ -83,9 +87,9 @@ public record BrokerSecurity(String adminPassword, Map<String, String> passwords
      * Reads {@code admin=PASSWORD} and {@code PRINCIPAL=PASSWORD} lines (a properties file, kept readable by its owner
      * only: it holds every password).
      */
-    public static BrokerSecurity read(java.nio.file.Path file) throws java.io.IOException {
+    public static BrokerSecurity read(Path file) throws IOException {
         Properties p = new Properties();
-        try (var in = java.nio.file.Files.newBufferedReader(file)) {
+        try (var in = Files.newBufferedReader(file)) {
             p.load(in);
         }
         Map<String, String> passwords = new HashMap<>();
