@@ -1,8 +1,11 @@
-// The studio's REST API (services/studio, contract in its README). Every call but the catalogue names the user in
-// X-Gantry-User: identification, not authentication (issue 17 brings sign-in with tokens).
+// The studio's REST API (services/studio, contract in its README). Every call sends the signed-in user's bearer
+// token when there is one (README "Security"); otherwise the typed name in X-Gantry-User, which the studio trusts
+// only where gantry.studio.trust-user-header is on (./gantry up, compose).
 import { sseParser } from './model.js';
 
 const USER_KEY = 'gantry.user';
+// sessionStorage: a token is a credential, so it goes with the tab instead of staying on the machine.
+const TOKEN_KEY = 'gantry.token';
 
 export function currentUser() {
   return localStorage.getItem(USER_KEY) || '';
@@ -10,6 +13,39 @@ export function currentUser() {
 
 export function setCurrentUser(name) {
   localStorage.setItem(USER_KEY, name);
+}
+
+export function currentToken() {
+  return sessionStorage.getItem(TOKEN_KEY) || '';
+}
+
+/** Signs in with a pasted token: the user shown is the token's own (checked again by the server). */
+export function setToken(token) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  setCurrentUser(tokenUser(token));
+}
+
+export function signOut() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+}
+
+/** A JWT's three base64url parts, what `./gantry up` prints; anything else is a typed user name. */
+export function looksLikeToken(text) {
+  return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(text);
+}
+
+/** The name the server takes from a token (smallrye-jwt's principal: upn, else preferred_username, else sub). */
+export function tokenUser(token) {
+  const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+  const claims = JSON.parse(atob(payload));
+  return claims.upn ?? claims.preferred_username ?? claims.sub ?? '';
+}
+
+/** The identity headers of one call: the token if signed in with one, else the typed name. */
+export function identityHeaders(token, user) {
+  if (token) return { Authorization: `Bearer ${token}` };
+  return user ? { 'X-Gantry-User': user } : {};
 }
 
 /** An API error carrying the server's field/node/reason list, readable as one sentence. */
@@ -22,14 +58,21 @@ export class ApiError extends Error {
   }
 }
 
+let onUnauthorized = () => {};
+
+/** What the page does when the API answers 401 (no token, or an expired one): say so instead of failing silently. */
+export function whenUnauthorized(handler) {
+  onUnauthorized = handler;
+}
+
 async function call(method, path, body, accept = 'application/json') {
-  const headers = { Accept: accept };
-  if (currentUser()) headers['X-Gantry-User'] = currentUser();
+  const headers = { Accept: accept, ...identityHeaders(currentToken(), currentUser()) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const isJson = (res.headers.get('Content-Type') || '').includes('json');
   const parsed = isJson && text ? JSON.parse(text) : text;
+  if (res.status === 401) onUnauthorized(new ApiError(401, isJson ? parsed : { reason: text || res.statusText }));
   if (!res.ok) throw new ApiError(res.status, isJson ? parsed : { reason: text || res.statusText });
   return parsed;
 }
@@ -55,7 +98,7 @@ export const api = {
  */
 export function followRun(id, onEvent, onEnd) {
   const controller = new AbortController();
-  const headers = { Accept: 'text/event-stream', 'X-Gantry-User': currentUser() };
+  const headers = { Accept: 'text/event-stream', ...identityHeaders(currentToken(), currentUser()) };
   (async () => {
     const res = await fetch(`/api/runs/${encodeURIComponent(id)}/events`, { headers, signal: controller.signal });
     if (!res.ok) throw new ApiError(res.status, { reason: await res.text() });

@@ -1,6 +1,6 @@
 // The studio page: sign-in box, the user's standing, and three views (designer, jobs, one run) by URL hash.
 import './style.css';
-import { api, currentUser, setCurrentUser } from './api.js';
+import { api, currentUser, looksLikeToken, setCurrentUser, setToken, signOut, whenUnauthorized } from './api.js';
 import { createDesigner } from './designer.js';
 import { showJobs, showRun } from './runs.js';
 import { el } from './ui.js';
@@ -33,6 +33,14 @@ function setUpSignIn() {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const name = input.value.trim();
+    $('#main-error').textContent = '';
+    if (looksLikeToken(name)) {
+      setToken(name);
+      input.value = currentUser();
+      refreshMe();
+      route();
+      return;
+    }
     if (!USER_PATTERN.test(name)) {
       $('#me').textContent = 'A user name is letters, digits, ".", "_", "@" or "-", starting with a letter or digit.';
       return;
@@ -41,13 +49,23 @@ function setUpSignIn() {
     refreshMe();
     route();
   });
+  $('#sign-out').addEventListener('click', () => {
+    signOut();
+    input.value = '';
+    refreshMe();
+    route();
+  });
+  whenUnauthorized((err) => {
+    $('#main-error').textContent = `Not signed in, or your token has expired (${err.message}): `
+      + 'paste the token ./gantry up printed into the sign-in box.';
+  });
 }
 
 /** The signed-in user's fair-share priority and usage, from priority-accounting through the studio. */
 async function refreshMe() {
   const box = $('#me');
   if (!currentUser()) {
-    box.textContent = 'Not signed in: type your user name.';
+    box.textContent = 'Not signed in: paste your token (or type your user name where the studio trusts it).';
     return;
   }
   try {
