@@ -45,6 +45,8 @@ function setUpSignIn() {
       $('#me').textContent = 'A user name is letters, digits, ".", "_", "@" or "-", starting with a letter or digit.';
       return;
     }
+    // Another typed name replaces a token sign-in: the token would otherwise still be sent, as someone else.
+    if (name !== currentUser()) signOut();
     setCurrentUser(name);
     refreshMe();
     route();

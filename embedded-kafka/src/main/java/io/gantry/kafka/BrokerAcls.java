@@ -2,6 +2,7 @@ package io.gantry.kafka;
 
 import io.gantry.events.Topics;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,15 +33,14 @@ public final class BrokerAcls {
     public static final String SUBMITTER = "submitter";
 
     private static final Map<String, Set<String>> WRITERS = writers();
+    private static final Set<String> PRINCIPALS = principalsOf(WRITERS);
 
     private BrokerAcls() {
     }
 
     /** Every principal that appears in the table: the services, the studio, the runner and the submitter. */
     public static Set<String> principals() {
-        Set<String> all = new TreeSet<>();
-        WRITERS.values().forEach(all::addAll);
-        return all;
+        return PRINCIPALS;
     }
 
     /** The principals allowed to write {@code topic}; empty for a topic Gantry does not know. */
@@ -67,6 +67,12 @@ public final class BrokerAcls {
     private static AclBinding allow(String principal, ResourceType type, String name, PatternType pattern, AclOperation op) {
         return new AclBinding(new ResourcePattern(type, name, pattern),
                 new AccessControlEntry("User:" + principal, "*", op, AclPermissionType.ALLOW));
+    }
+
+    private static Set<String> principalsOf(Map<String, Set<String>> writers) {
+        Set<String> all = new TreeSet<>();
+        writers.values().forEach(all::addAll);
+        return Collections.unmodifiableSet(all);
     }
 
     private static Map<String, Set<String>> writers() {

@@ -112,14 +112,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     /** Creates every Gantry topic (compaction for user priorities); existing topics are left as they are. */
     public void createGantryTopics() {
-        Map<String, Object> admin = security == null
-                ? Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers())
-                : security.adminClientConfig(bootstrapServers());
-        createGantryTopics(admin, partitions);
-    }
-
-    private static void createGantryTopics(Map<String, Object> adminConfig, int partitions) {
-        Object bootstrapServers = adminConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+        String bootstrapServers = bootstrapServers();
+        Map<String, Object> adminConfig = security == null
+                ? Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+                : security.adminClientConfig(bootstrapServers);
         List<NewTopic> topics = new ArrayList<>();
         for (String name : Topics.all()) {
             NewTopic t = new NewTopic(name, partitions, (short) 1);
@@ -224,8 +220,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * container {@code --bind HOST --advertised-host HOST [--external-port P --external-advertised HOST:PORT]} (see
      * {@link #listeners}). Prints {@code READY <bootstrap>} once the broker is up and the Gantry topics exist, and then
      * writes {@code --ready-file F} if given (deleted first: a container's health check tests it). {@code --scram-users
- * FILE} secures the broker ({@link BrokerSecurity#read}); without it the listener is plaintext, and the broker says
- * so.
+     * FILE} secures the broker ({@link BrokerSecurity#read}); without it the listener is plaintext, and the broker says
+     * so.
      */
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(".gantry/kafka");
