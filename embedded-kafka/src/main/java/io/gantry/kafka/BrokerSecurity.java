@@ -1,5 +1,6 @@
 package io.gantry.kafka;
 
+import io.gantry.events.KafkaClientAuth;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,14 +11,12 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
-import org.apache.kafka.common.config.SaslConfigs;
 
 /**
  * The secured broker: clients authenticate with SASL/SCRAM-SHA-512 and are authorised by KRaft's
@@ -35,7 +34,7 @@ import org.apache.kafka.common.config.SaslConfigs;
 public record BrokerSecurity(String adminPassword, Map<String, String> passwords) {
 
     public static final String ADMIN = "admin";
-    public static final String MECHANISM = "SCRAM-SHA-512";
+    public static final String MECHANISM = KafkaClientAuth.SCRAM_SHA_512;
     private static final int ITERATIONS = 4096;
 
     /** Passwords go into JAAS lines and the storage tool's SCRAM argument, so none may hold quotes or separators. */
@@ -69,7 +68,7 @@ public record BrokerSecurity(String adminPassword, Map<String, String> passwords
         p.put("sasl.enabled.mechanisms", MECHANISM);
         p.put("sasl.mechanism.inter.broker.protocol", MECHANISM);
         for (String listener : clientListeners) {
-            p.put("listener.name." + listener.toLowerCase() + ".scram-sha-512.sasl.jaas.config", scramJaas(ADMIN, adminPassword));
+            p.put("listener.name." + listener.toLowerCase() + ".scram-sha-512.sasl.jaas.config", KafkaClientAuth.scramJaasConfig(ADMIN, adminPassword));
         }
         p.put("sasl.mechanism.controller.protocol", "PLAIN");
         p.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
@@ -117,18 +116,8 @@ public record BrokerSecurity(String adminPassword, Map<String, String> passwords
         return c;
     }
 
-    /**
-     * A Kafka client's settings to authenticate as {@code user}: the same keys a Quarkus service takes as
-     * {@code kafka.security.protocol}, {@code kafka.sasl.mechanism} and {@code kafka.sasl.jaas.config}.
-     */
+    /** A Kafka client's settings to authenticate as {@code user} ({@link KafkaClientAuth#scram}). */
     public static Map<String, Object> clientConfig(String user, String password) {
-        return Map.of(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, clientProtocol(),
-                SaslConfigs.SASL_MECHANISM, MECHANISM,
-                SaslConfigs.SASL_JAAS_CONFIG, scramJaas(user, password));
-    }
-
-    private static String scramJaas(String user, String password) {
-        return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
+        return KafkaClientAuth.scram(user, password).clientConfig();
     }
 }

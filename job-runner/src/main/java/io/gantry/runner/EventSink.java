@@ -1,6 +1,7 @@
 package io.gantry.runner;
 
 import io.gantry.events.EventCodec;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Topics;
 import java.io.PrintStream;
@@ -28,8 +29,9 @@ interface EventSink extends AutoCloseable {
     void close();
 
     /** The plain Kafka client: idempotent, acks=all, so a retried send is written once. */
-    static EventSink kafka(String bootstrap, String topic) {
+    static EventSink kafka(String bootstrap, KafkaClientAuth auth, String topic) {
         Properties p = new Properties();
+        p.putAll(auth.clientConfig());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

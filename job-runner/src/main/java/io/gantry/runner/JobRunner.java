@@ -4,6 +4,7 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobProgress;
 import io.gantry.events.JobResult;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.TrainingSpec;
 import io.gantry.training.model.Datasets;
 import io.gantry.training.model.ShapeInference;
@@ -27,6 +28,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *      -jar job-runner.jar --spec spec.json --job-id J --user U [--attempt N] --checkpoint-dir DIR \
  *      [--datasets DIR] [--bootstrap HOST:PORT] [--topic T] [--parent-pid PID]
  * </pre>
+ * Against a secured broker the runner authenticates as {@code KAFKA_SECURITY_PROTOCOL}, {@code KAFKA_SASL_MECHANISM}
+ * and {@code KAFKA_SASL_JAAS_CONFIG} say ({@link KafkaClientAuth}; its principal is {@code job-runner}), not flags:
+ * a password on the command line would show in every process listing.
  * Exit codes: 0 trained and reported (a {@code result-N.json} is in the checkpoint directory), or stopped on request
  * (SIGTERM, parent gone) after writing a checkpoint; 2 the spec cannot be trained (the reason, naming the field or
  * layer, is the last line on stderr and in {@code failure.txt}); 1 anything else went wrong (same reporting).
@@ -96,7 +100,7 @@ public final class JobRunner {
         int code;
         try {
             sink = args.bootstrap() == null ? new EventSink.Collecting(System.out)
-                    : EventSink.kafka(args.bootstrap(), args.topic());
+                    : EventSink.kafka(args.bootstrap(), KafkaClientAuth.fromEnvironment(System.getenv()), args.topic());
             code = run(args, sink, stop::get, System.err);
         } catch (RuntimeException e) {
             code = fail(args, EXIT_FAILED, "job-runner crashed: " + e, System.err);

@@ -6,6 +6,7 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.Events;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.JobSubmitted;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
 import io.gantry.training.model.RealJobSet;
@@ -80,8 +81,9 @@ public final class ReplayCommand implements GantryCli.Command {
             printSummary(o, tally, events, started);
         }, "replay-summary");
         Runtime.getRuntime().addShutdownHook(printer);
-        try (KafkaConsumer<String, String> lifecycle = lifecycleConsumer(o.bootstrap());
-             KafkaProducer<String, String> producer = producer(o.bootstrap())) {
+        KafkaClientAuth auth = KafkaClientAuth.fromEnvironment(System.getenv());
+        try (KafkaConsumer<String, String> lifecycle = lifecycleConsumer(o.bootstrap(), auth);
+             KafkaProducer<String, String> producer = producer(o.bootstrap(), auth)) {
             Thread follower = new Thread(() -> follow(lifecycle, tally, stop), "lifecycle-follower");
             follower.setDaemon(true);
             follower.start();
@@ -210,8 +212,8 @@ public final class ReplayCommand implements GantryCli.Command {
         }
     }
 
-    private static KafkaProducer<String, String> producer(String bootstrap) {
-        Map<String, Object> p = new HashMap<>();
+    private static KafkaProducer<String, String> producer(String bootstrap, KafkaClientAuth auth) {
+        Map<String, Object> p = new HashMap<>(auth.clientConfig());
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -221,8 +223,8 @@ public final class ReplayCommand implements GantryCli.Command {
     }
 
     /** Reads the lifecycle topic from its current end, assigned before the first job is sent so nothing is missed. */
-    private static KafkaConsumer<String, String> lifecycleConsumer(String bootstrap) {
-        Map<String, Object> c = new HashMap<>();
+    private static KafkaConsumer<String, String> lifecycleConsumer(String bootstrap, KafkaClientAuth auth) {
+        Map<String, Object> c = new HashMap<>(auth.clientConfig());
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

@@ -31,6 +31,9 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
               --service-events FILE
                             show the lines a supervisor appends to FILE ("<time> <process> <what happened>", as
                             ./gantry up writes them) above the progress line, with the restarts counted in it
+            A secured broker: KAFKA_SECURITY_PROTOCOL (SASL_PLAINTEXT), KAFKA_SASL_MECHANISM (SCRAM-SHA-512) and
+            KAFKA_SASL_JAAS_CONFIG (the login, e.g. of principal submitter) in the environment; ./gantry up and
+            ./gantry replay set them from the run's credentials.
             """;
 
     static ReplayOptions parse(String[] args) {

@@ -2,6 +2,7 @@ package io.gantry.tuner.messaging;
 
 import io.gantry.events.JobResult;
 import io.gantry.events.JobTuned;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Topics;
 import io.gantry.service.support.EventIntake;
@@ -43,15 +44,18 @@ public class RunnerResultConsumer {
     private final ChannelRegistry channels;
     private final SubmissionLimits limits;
     private final String bootstrap;
+    private final KafkaClientAuth kafkaAuth;
 
     public RunnerResultConsumer(EventIntake intake, JobTuner tuner, ChannelRegistry channels, SubmissionLimits limits,
                                 MeterRegistry registry,
-                                @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+                                @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                                KafkaClientAuth kafkaAuth) {
         this.intake = intake;
         this.tuner = tuner;
         this.channels = channels;
         this.limits = limits;
         this.bootstrap = bootstrap;
+        this.kafkaAuth = kafkaAuth;
         Gauge.builder("gantry.tuner.measured.runs", tuner, t -> t.history().profile().size())
                 .description("Measured real training runs the tuner knows (built-in profile and JobResults)")
                 .register(registry);
@@ -59,9 +63,9 @@ public class RunnerResultConsumer {
 
     void recover(@Observes StartupEvent ev) {
         long start = System.nanoTime();
-        TopicHistory.forEach(bootstrap, Topics.JOBS_TUNED, JobTuned.class, READ_TIMEOUT, tuner.history()::tuned);
+        TopicHistory.forEach(bootstrap, kafkaAuth, Topics.JOBS_TUNED, JobTuned.class, READ_TIMEOUT, tuner.history()::tuned);
         AtomicInteger results = new AtomicInteger();
-        TopicHistory.forEach(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT, e -> {
+        TopicHistory.forEach(bootstrap, kafkaAuth, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT, e -> {
             if (e instanceof JobResult r && tuner.history().result(r)) {
                 results.incrementAndGet();
             }

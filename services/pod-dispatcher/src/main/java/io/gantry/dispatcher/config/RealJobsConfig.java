@@ -41,4 +41,11 @@ public interface RealJobsConfig {
      */
     @WithDefault("PT15S")
     Duration specWait();
+
+    /**
+     * The runners' own Kafka login ({@code sasl.jaas.config}, principal {@code job-runner}; {@code ./gantry up} sets
+     * {@code GANTRY_REAL_JOBS_KAFKA_SASL_JAAS_CONFIG}) when the broker needs SASL: a runner never gets the dispatcher's
+     * credentials. Unset against such a broker, a runner cannot report and its job fails.
+     */
+    Optional<String> kafkaSaslJaasConfig();
 }

@@ -2,6 +2,7 @@ package io.gantry.dispatcher.messaging;
 
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
@@ -28,9 +29,12 @@ public class LifecycleHistoryReader {
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(60);
 
     private final String bootstrap;
+    private final KafkaClientAuth kafkaAuth;
 
-    public LifecycleHistoryReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+    public LifecycleHistoryReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                                  KafkaClientAuth kafkaAuth) {
         this.bootstrap = bootstrap;
+        this.kafkaAuth = kafkaAuth;
     }
 
     /**
@@ -90,8 +94,8 @@ public class LifecycleHistoryReader {
 
     public History read() {
         History.Builder history = new History.Builder();
-        TopicHistory.forEach(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT, history::add);
-        TopicHistory.forEach(bootstrap, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT,
+        TopicHistory.forEach(bootstrap, kafkaAuth, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT, history::add);
+        TopicHistory.forEach(bootstrap, kafkaAuth, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT,
                 history::addDecision);
         return history.build();
     }

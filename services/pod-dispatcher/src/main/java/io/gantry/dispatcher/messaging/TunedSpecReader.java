@@ -5,6 +5,7 @@ import io.gantry.dispatcher.simulated.TrainingSpecSource;
 import io.gantry.events.EventCodec;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobTuned;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.events.TrainingSpec;
@@ -38,6 +39,7 @@ public class TunedSpecReader implements TrainingSpecSource {
     private static final int REMEMBERED = 100_000;
 
     private final String bootstrap;
+    private final KafkaClientAuth kafkaAuth;
     private final Duration specWait;
     private final Map<String, TrainingSpec> specs = new LinkedHashMap<>(256, 0.75f, false) {
         @Override
@@ -49,8 +51,10 @@ public class TunedSpecReader implements TrainingSpecSource {
     private Thread thread;
     private volatile boolean closed;
 
-    public TunedSpecReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap, RealJobsConfig config) {
+    public TunedSpecReader(@ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap, KafkaClientAuth kafkaAuth,
+                           RealJobsConfig config) {
         this.bootstrap = bootstrap;
+        this.kafkaAuth = kafkaAuth;
         this.specWait = config.specWait();
     }
 
@@ -115,7 +119,7 @@ public class TunedSpecReader implements TrainingSpecSource {
     }
 
     private void readForever() {
-        Map<String, Object> c = new HashMap<>();
+        Map<String, Object> c = new HashMap<>(kafkaAuth.clientConfig());
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

@@ -2,6 +2,7 @@ package io.gantry.dispatcher.simulated;
 
 import io.gantry.dispatcher.config.RealJobsConfig;
 import io.gantry.events.EventCodec;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.TrainingSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
@@ -40,6 +42,8 @@ public final class RealJobProcesses {
 
     private final RealJobsConfig config;
     private final String bootstrap;
+    /** KAFKA_SECURITY_PROTOCOL, KAFKA_SASL_MECHANISM, KAFKA_SASL_JAAS_CONFIG of every runner. */
+    private final Map<String, String> runnerKafkaEnv;
     private final Path workDir;
     private final int maxConcurrent;
     private final Deque<Run> waiting = new ArrayDeque<>();
@@ -69,13 +73,34 @@ public final class RealJobProcesses {
                 : Path.of(System.getProperty("java.io.tmpdir"), "gantry-real-jobs-" + ProcessHandle.current().pid());
     }
 
-    public RealJobProcesses(RealJobsConfig config, String bootstrap, Path defaultWorkDir) {
+    /** {@code kafkaAuth}: the dispatcher's own; a runner gets its protocol, with {@link RealJobsConfig#kafkaSaslJaasConfig}. */
+    public RealJobProcesses(RealJobsConfig config, String bootstrap, KafkaClientAuth kafkaAuth, Path defaultWorkDir) {
         this.config = config;
         this.bootstrap = bootstrap;
+        this.runnerKafkaEnv = runnerKafkaEnvironment(kafkaAuth, config.kafkaSaslJaasConfig());
         this.workDir = config.workDir().map(Path::of).orElse(defaultWorkDir);
         this.maxConcurrent = Math.max(1, config.maxConcurrent().orElse(Runtime.getRuntime().availableProcessors() - 1));
         LOG.infof("real jobs: job-runner %s, at most %d at once, work directory %s", config.runnerJar().orElse("(none)"),
                 maxConcurrent, workDir);
+    }
+
+    /**
+     * A runner's Kafka settings as environment variables: plaintext where the dispatcher speaks plaintext; else the
+     * dispatcher's protocol and mechanism with the runner's own login, or none (the runner then stops, naming
+     * KAFKA_SASL_JAAS_CONFIG) so that it never inherits the dispatcher's credentials.
+     */
+    static Map<String, String> runnerKafkaEnvironment(KafkaClientAuth dispatcher, Optional<String> runnerJaasConfig) {
+        if (!dispatcher.sasl()) {
+            return KafkaClientAuth.PLAINTEXT.environment();
+        }
+        if (runnerJaasConfig.isEmpty()) {
+            LOG.warn("real jobs: the broker needs SASL and gantry.real-jobs.kafka-sasl-jaas-config is not set;"
+                    + " job-runners cannot report, so real jobs will fail");
+            Map<String, String> env = new HashMap<>(dispatcher.environment());
+            env.put(KafkaClientAuth.JAAS_CONFIG_ENV, "");
+            return env;
+        }
+        return dispatcher.withJaasConfig(runnerJaasConfig.get()).environment();
     }
 
     public int maxConcurrent() {
@@ -218,6 +243,7 @@ public final class RealJobProcesses {
         ProcessBuilder pb = new ProcessBuilder(command(r, dir)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("OMP_NUM_THREADS", "1");
+        pb.environment().putAll(runnerKafkaEnv);
         synchronized (this) {
             if (r.stopped || closed) {
                 return null;

@@ -15,6 +15,7 @@ import io.gantry.events.JobFailed;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobStarted;
 import io.gantry.events.JobSubmitted;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
 import io.gantry.events.SchedulingDecision;
@@ -97,9 +98,9 @@ public class SimulatedCluster implements ClusterBackend {
 
     @Inject
     public SimulatedCluster(SimulatedClusterConfig config, RealJobsConfig realJobsConfig, TunedSpecReader reader,
-                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap, KafkaClientAuth kafkaAuth,
                             ClusterAnnouncements announcements, io.micrometer.core.instrument.MeterRegistry registry) {
-        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, RealJobProcesses.defaultWorkDir()),
+        this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, kafkaAuth, RealJobProcesses.defaultWorkDir()),
                 announcements::submitted);
         reader.start();
         memoryRetries.register(registry);

@@ -11,6 +11,7 @@ import io.gantry.dispatcher.config.RealJobsConfig;
 import io.gantry.events.Events;
 import io.gantry.events.JobFailed;
 import io.gantry.events.JobSubmitted;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
@@ -41,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RealJobsInSimulatedClusterTest {
 
     record Settings(Optional<String> runnerJar, OptionalInt maxConcurrent, Optional<String> workDir, String datasetsDir,
-                    Duration runTimeout, String javaOpts, Duration specWait) implements RealJobsConfig {
+                    Duration runTimeout, String javaOpts, Duration specWait, Optional<String> kafkaSaslJaasConfig)
+            implements RealJobsConfig {
     }
 
     @TempDir
@@ -58,7 +60,7 @@ class RealJobsInSimulatedClusterTest {
         Path runner = RealRunner.requireJar();
         RealJobProcesses processes = new RealJobProcesses(new Settings(Optional.of(runner.toString()), OptionalInt.of(1),
                 Optional.of(tmp.toString()), RealRunner.datasets().toString(), Duration.ofMinutes(5), "-Xmx256m -XX:+UseSerialGC",
-                Duration.ofSeconds(1)), "localhost:1", tmp);
+                Duration.ofSeconds(1), Optional.empty()), "localhost:1", KafkaClientAuth.PLAINTEXT, tmp);
         TrainingSpecSource source = new TrainingSpecSource() {
             @Override
             public TrainingSpec specFor(SchedulingDecision decision) {

@@ -1,6 +1,7 @@
 package io.gantry.scheduler.messaging;
 
 import io.gantry.events.JobTuned;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
@@ -35,23 +36,26 @@ public class SchedulerRecovery {
     private final SchedulerLoop loop;
     private final ChannelRegistry channels;
     private final String bootstrap;
+    private final KafkaClientAuth kafkaAuth;
     private final JobClock clock;
 
     public SchedulerRecovery(SchedulerLoop loop, ChannelRegistry channels, SchedulerConfig config,
-                             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap) {
+                             @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrap,
+                             KafkaClientAuth kafkaAuth) {
         this.loop = loop;
         this.channels = channels;
         this.bootstrap = bootstrap;
+        this.kafkaAuth = kafkaAuth;
         this.clock = new JobClock(config.timeScale());
     }
 
     void recover(@Observes StartupEvent ev) {
         long start = System.nanoTime();
-        List<JobTuned> tuned = TopicHistory.read(bootstrap, Topics.JOBS_TUNED, JobTuned.class, READ_TIMEOUT);
+        List<JobTuned> tuned = TopicHistory.read(bootstrap, kafkaAuth, Topics.JOBS_TUNED, JobTuned.class, READ_TIMEOUT);
         List<SchedulingDecision> decided =
-                TopicHistory.read(bootstrap, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT);
+                TopicHistory.read(bootstrap, kafkaAuth, Topics.SCHEDULING_DECISIONS, SchedulingDecision.class, READ_TIMEOUT);
         List<LifecycleEvent> lifecycle =
-                TopicHistory.read(bootstrap, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT);
+                TopicHistory.read(bootstrap, kafkaAuth, Topics.JOBS_LIFECYCLE, LifecycleEvent.class, READ_TIMEOUT);
         RestorePlan plan = RestorePlan.fold(tuned, decided, lifecycle, clock);
         plan.disagreements().forEach(d -> LOG.warnf("restore: the topics disagree; %s", d));
         loop.apply(state -> {

@@ -3,6 +3,7 @@ package io.gantry.service.support;
 import io.gantry.events.EventCodec;
 import io.gantry.events.GantryEvent;
 import io.gantry.events.InvalidEventException;
+import io.gantry.events.KafkaClientAuth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,9 +27,10 @@ public final class TopicHistory {
     }
 
     /** Every valid {@code type} event on {@code topic}, in offset order per partition. */
-    public static <T extends GantryEvent> List<T> read(String bootstrap, String topic, Class<T> type, Duration timeout) {
+    public static <T extends GantryEvent> List<T> read(String bootstrap, KafkaClientAuth auth, String topic, Class<T> type,
+                                                       Duration timeout) {
         List<T> out = new ArrayList<>();
-        forEach(bootstrap, topic, type, timeout, out::add);
+        forEach(bootstrap, auth, topic, type, timeout, out::add);
         return out;
     }
 
@@ -36,9 +38,9 @@ public final class TopicHistory {
      * Hands every valid {@code type} event on {@code topic} to {@code action}, in offset order per partition, without
      * keeping them: for a service that needs only a summary of a long topic.
      */
-    public static <T extends GantryEvent> void forEach(String bootstrap, String topic, Class<T> type, Duration timeout,
-                                                       Consumer<T> action) {
-        Map<String, Object> c = new HashMap<>();
+    public static <T extends GantryEvent> void forEach(String bootstrap, KafkaClientAuth auth, String topic, Class<T> type,
+                                                       Duration timeout, Consumer<T> action) {
+        Map<String, Object> c = new HashMap<>(auth.clientConfig());
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
