@@ -30,8 +30,11 @@ chaos_ready() { # chaos_ready NAME: the process answers as the supervisors check
 }
 
 consumer_groups() { # consumer_groups: "group topic partition current-offset lag" a partition, every consumer group
+  # On the secured broker as its super user: describing every group is an operator's read (see ./gantry up).
+  local login=()
+  [ ! -f "$KAFKA_USERS" ] || login=(--command-config "$RUN/security/kafka-admin.properties")
   java -cp "$ROOT/embedded-kafka/target/lib/*" org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
-    --bootstrap-server "localhost:$KAFKA_PORT" --describe --all-groups 2>/dev/null |
+    --bootstrap-server "localhost:$KAFKA_PORT" "${login[@]}" --describe --all-groups 2>/dev/null |
     awk '$1 != "GROUP" && NF >= 6 && $6 ~ /^[0-9]+$/ {print $1, $2, $3, $4, $6}'
 }
 

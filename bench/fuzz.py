@@ -3,7 +3,8 @@
 service consumes, mutated requests against every operation of every service's OpenAPI document, and the outcome of
 each input by class. Kafka goes through the broker's own console tools (no client library needed here).
 
-  fuzz.py run --bootstrap H:P --lib DIR --services name=port,... --inputs N --seed S --out DIR
+  fuzz.py run --bootstrap H:P [--kafka-config FILE] --lib DIR --services name=port,... --inputs N --seed S --out DIR
+  (--kafka-config: a Kafka client config file, the login on a secured broker)
   fuzz.py report --out DIR --replay SUMMARY [--replay SUMMARY] --lag N --crashes N   (prints the table, writes fuzz.json; exit 1 on a failure)
 """
 import argparse
@@ -46,6 +47,8 @@ def consume(a, topic, max_messages=None, timeout_ms=8000):
             "--property", "headers.separator=|"]
     if max_messages:
         args += ["--max-messages", str(max_messages)]
+    if a.kafka_config:
+        args += ["--consumer.config", a.kafka_config]
     try:
         r = java(a.lib, "org.apache.kafka.tools.consumer.ConsoleConsumer", *args, timeout=180)
     except subprocess.TimeoutExpired:
@@ -67,9 +70,10 @@ def seed_event(a, topic):
 
 def produce(a, topic, records):
     lines = b"".join(k.encode() + b"\t" + v.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n" for k, v in records)
+    login = ["--producer.config", a.kafka_config] if a.kafka_config else []
     r = java(a.lib, "org.apache.kafka.tools.ConsoleProducer", "--bootstrap-server", a.bootstrap, "--topic", topic,
              "--property", "parse.key=true", "--property", "key.separator=\t",
-             "--producer-property", "max.request.size=6000000", stdin=lines, timeout=600)
+             "--producer-property", "max.request.size=6000000", *login, stdin=lines, timeout=600)
     return r.stderr.decode("utf-8", "replace")
 
 
@@ -188,6 +192,7 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("--bootstrap", required=True)
+    r.add_argument("--kafka-config")
     r.add_argument("--lib", required=True)
     r.add_argument("--services", required=True)
     r.add_argument("--inputs", type=int, default=20000)

@@ -32,7 +32,11 @@ cmd_fuzz() {
   PIDS+=("$replay")
   # Seeds for the mutations come from the topics; the first valid jobs put some there.
   sleep 10
-  python3 "$ROOT/bench/fuzz.py" run --bootstrap "localhost:$KAFKA_PORT" --lib "$ROOT/embedded-kafka/target/lib" \
+  # The mutated events go in as the broker's super user: the ACLs let no one principal write every consumed topic, and
+  # the campaign tests what the services do with whatever an allowed writer (or a leaked credential) may send.
+  local login=()
+  [ ! -f "$KAFKA_USERS" ] || login=(--kafka-config "$RUN/security/kafka-admin.properties")
+  python3 "$ROOT/bench/fuzz.py" run --bootstrap "localhost:$KAFKA_PORT" "${login[@]}" --lib "$ROOT/embedded-kafka/target/lib" \
     --services "$services" --inputs "$inputs" --seed "$seed" --out "$out" 2>"$out/fuzz.err" || log "fuzz: the driver failed; see $out/fuzz.err"
   wait "$replay" || true
   # Valid jobs after the fuzz too: a consumer stuck on a poisoned record would leave them unfinished.

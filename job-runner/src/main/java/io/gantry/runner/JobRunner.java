@@ -99,8 +99,14 @@ public final class JobRunner {
         EventSink sink = null;
         int code;
         try {
-            sink = args.bootstrap() == null ? new EventSink.Collecting(System.out)
-                    : EventSink.kafka(args.bootstrap(), KafkaClientAuth.fromEnvironment(System.getenv()), args.topic());
+            if (args.bootstrap() == null) {
+                sink = new EventSink.Collecting(System.out);
+            } else {
+                KafkaClientAuth auth = KafkaClientAuth.fromEnvironment(System.getenv());
+                // Who it reports as (never the password): a runner given its parent's login would still be let write.
+                System.err.println("job-runner: reporting to " + args.bootstrap() + ", " + auth);
+                sink = EventSink.kafka(args.bootstrap(), auth, args.topic());
+            }
             code = run(args, sink, stop::get, System.err);
         } catch (RuntimeException e) {
             code = fail(args, EXIT_FAILED, "job-runner crashed: " + e, System.err);

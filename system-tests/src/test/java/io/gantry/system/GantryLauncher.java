@@ -82,6 +82,15 @@ final class GantryLauncher implements AutoCloseable {
         return work;
     }
 
+    /** The run directory ({@code GANTRY_RUN_DIR}): logs, pids, and the run's credentials under {@code security/}. */
+    Path run() {
+        return run;
+    }
+
+    String bootstrap() {
+        return "localhost:" + kafkaPort;
+    }
+
     /** Everything the launcher printed so far (the progress line's redraws included). */
     String output() throws IOException {
         return Files.exists(output) ? Files.readString(output) : "";

@@ -1,17 +1,33 @@
 package io.gantry.system;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gantry.events.EventCodec;
+import io.gantry.events.KafkaClientAuth;
+import io.gantry.events.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -46,6 +62,7 @@ class LauncherSupervisionTest {
             });
             long restarted = gantry.pid(service).orElseThrow();
             assertNotEquals(killed, restarted, "a new process");
+            assertTheBrokerIsSecured(gantry);
 
             int exit = gantry.awaitExit(RUN);
             String out = gantry.output();
@@ -94,6 +111,45 @@ class LauncherSupervisionTest {
 
             assertNothingLeft(gantry, List.of(killed));
         }
+    }
+
+    /**
+     * The run's broker (the default, secured): its users file is the owner's only, a producer without credentials
+     * cannot write {@code gantry.scheduling.decisions}, nor can the run's own submitter, which may write submissions;
+     * and the broker said it runs with SASL/SCRAM. (Every principal's table: embedded-kafka's BrokerSecurityTest.)
+     */
+    private static void assertTheBrokerIsSecured(GantryLauncher gantry) throws Exception {
+        Path users = gantry.run().resolve("security/kafka-users.properties");
+        assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(users), users.toString());
+        assertTrue(Files.readString(gantry.run().resolve("logs/kafka.log")).contains("SECURITY SASL/SCRAM-SHA-512"),
+                "the broker says it is secured");
+
+        Exception plain = assertThrows(Exception.class,
+                () -> send(gantry.bootstrap(), KafkaClientAuth.PLAINTEXT, Topics.SCHEDULING_DECISIONS));
+        assertInstanceOf(TimeoutException.class, causeOf(plain), "no credentials, not even metadata: " + plain);
+
+        Properties passwords = new Properties();
+        try (var in = Files.newBufferedReader(users)) {
+            passwords.load(in);
+        }
+        KafkaClientAuth submitter = KafkaClientAuth.scram("submitter", passwords.getProperty("submitter"));
+        Exception forged = assertThrows(Exception.class,
+                () -> send(gantry.bootstrap(), submitter, Topics.SCHEDULING_DECISIONS));
+        assertInstanceOf(TopicAuthorizationException.class, causeOf(forged), "the submitter forging a decision: " + forged);
+    }
+
+    /** One record, sent and waited for; a client that cannot fetch metadata gives up after 5 s. */
+    private static void send(String bootstrap, KafkaClientAuth auth, String topic) throws Exception {
+        Map<String, Object> p = new HashMap<>(auth.clientConfig());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(topic, "forged-1", "{}")).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Throwable causeOf(Exception e) {
+        return e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
     }
 
     private static String[] withSummary(Path summary) {
