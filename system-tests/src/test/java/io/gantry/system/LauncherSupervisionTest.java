@@ -35,7 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code ./gantry up} watches what it started: a service killed (SIGKILL) in the middle of a replay is reported on the
  * launcher's output, started again, and the run still ends with every job done exactly once; with
- * {@code --no-restart} the death stops the run instead. Either way no process of the run is left behind.
+ * {@code --no-restart} the death stops the run instead. Either way no process of the run is left behind. The first
+ * run also shows that the launcher's broker is secured by default (its every client logged in to finish the run).
  */
 class LauncherSupervisionTest {
 
