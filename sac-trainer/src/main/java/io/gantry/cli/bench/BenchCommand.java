@@ -24,6 +24,10 @@ import io.gantry.scheduling.tuning.TraceRightSizing;
 import io.gantry.scheduling.tuning.TrainingTuner;
 import io.gantry.scheduling.tuning.TunedJob;
 import io.gantry.scheduling.tuning.TunerMetrics;
+import io.gantry.scheduling.tuning.TunerMode;
+import io.gantry.scheduling.tuning.AdaptiveRetuner;
+import io.gantry.scheduling.framework.ElasticPolicy;
+import io.gantry.scheduling.pollux.PolluxPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -40,6 +44,10 @@ import java.util.Map;
 public final class BenchCommand extends PrintingCommand {
 
     private static final int PLOT_POINTS = 1500;
+    /** Marks a peer's method (pollux) in tables: a baseline to beat, not Gantry's. */
+    static final String PEER_MARK = "†";
+    /** The tuner column of a policy that sizes its jobs itself. */
+    static final String OWN_SIZING = "own";
 
     public BenchCommand(PrintStream out, PrintStream err) {
         super(out, err);
@@ -84,7 +92,13 @@ public final class BenchCommand extends PrintingCommand {
                 : nodes.stream().map(NodeSpec::capacity).reduce(Resources.ZERO, Resources::plus);
         double clusterGpus = opts.nodesFile() == null ? (double) opts.nodes() * opts.nodeShape().gpus() : capacity.gpus();
         List<Double> loads = opts.loadsOrRecorded();
-        int totalRuns = loads.size() * opts.seeds().size() * opts.policies().size();
+        int runsPerJobs = 0;
+        for (TunerMode mode : opts.tuners()) {
+            for (String policy : opts.policies()) {
+                runsPerJobs += runs(policy, mode, opts) ? 1 : 0;
+            }
+        }
+        int totalRuns = loads.size() * opts.seeds().size() * runsPerJobs;
         ProgressBar bar = new ProgressBar(err, totalRuns);
         List<BenchRow> rows = new ArrayList<>();
         int runIndex = 0;
@@ -101,42 +115,69 @@ public final class BenchCommand extends PrintingCommand {
                     err.printf("%d jobs fit no node of this cluster and are left out (first: %s)%n", shaped.unfit().size(),
                             String.join(", ", shaped.unfit().subList(0, Math.min(5, shaped.unfit().size()))));
                 }
-                // Tuning happens before queueing and does not depend on the policy: the same jobs go to each.
-                TraceRightSizing sizing = new TraceRightSizing();
-                List<TunedJob> tuned = polluxTuning != null
-                        ? polluxTuning.apply(shaped.jobs(), opts.nodeShape(), opts.tuner())
-                        : sizing.apply(shaped.jobs(), opts.usage(), new ResourceRightSizer(ResourceRightSizer.Settings.DEFAULT),
-                        seed, opts.tuner());
-                List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
-                for (String policy : opts.policies()) {
-                    final int index = runIndex;
-                    String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", policy, loadLabel(load, shaped.offeredLoad()), seed);
-                    SchedulingPolicy scheduling = PolicyRegistry.create(policy);
-                    if (!Double.isNaN(opts.fairReserveS())) {
-                        scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
+                for (TunerMode mode : opts.tuners()) {
+                    // Tuning happens before queueing and does not depend on the policy: the same jobs go to each.
+                    TraceRightSizing sizing = new TraceRightSizing();
+                    List<TunedJob> tuned = polluxTuning != null
+                            ? polluxTuning.apply(shaped.jobs(), opts.nodeShape(), mode)
+                            : sizing.apply(shaped.jobs(), opts.usage(), new ResourceRightSizer(ResourceRightSizer.Settings.DEFAULT),
+                            seed, mode.tunes());
+                    List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
+                    for (String policy : opts.policies()) {
+                        if (!runs(policy, mode, opts)) {
+                            continue;
+                        }
+                        final int index = runIndex;
+                        String name = runName(policy, mode, opts);
+                        String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", name, loadLabel(load, shaped.offeredLoad()), seed);
+                        SchedulingPolicy scheduling = PolicyRegistry.create(policy);
+                        if (!Double.isNaN(opts.fairReserveS())) {
+                            scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
+                        }
+                        boolean ownSizing = scheduling instanceof ElasticPolicy;
+                        AdaptiveRetuner retuner = mode == TunerMode.ADAPTIVE && !ownSizing ? polluxTuning.retuner(jobs, opts.nodeShape()) : null;
+                        Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
+                                opts.fairShare(), mode.tunes() ? sizing : null).withPreemptionCost(opts.preemptionCostS())
+                                .withAdaptiveJobs(retuner);
+                        SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
+                        if (!result.unfinished().isEmpty()) {
+                            throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
+                        }
+                        List<TunedJob> ran = retuner == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(),
+                                t.retryAs(), t.oomAfterS(), t.targetMetric(), retuner.finalMetric(t.job().id()))).toList();
+                        rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
+                                policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
+                                RunMetrics.of(result, clusterGpus), result.wallS(),
+                                TunerMetrics.of(ownSizing ? OWN_SIZING : mode.cliName(), result, ran, capacity,
+                                        (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
+                                opts.preemptionCostS()));
+                        if (seed == opts.seeds().get(0)) {
+                            firstSeedResults.put(name, result);
+                        }
+                        runIndex++;
                     }
-                    Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
-                            opts.fairShare(), opts.tuner() ? sizing : null).withPreemptionCost(opts.preemptionCostS());
-                    SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
-                    if (!result.unfinished().isEmpty()) {
-                        throw new IllegalStateException(policy + " left " + result.unfinished().size() + " jobs unfinished");
-                    }
-                    rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
-                            policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
-                            RunMetrics.of(result, clusterGpus), result.wallS(),
-                            TunerMetrics.of(opts.tuner(), result, tuned, capacity,
-                                    (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
-                            opts.preemptionCostS()));
-                    if (seed == opts.seeds().get(0)) {
-                        firstSeedResults.put(policy, result);
-                    }
-                    runIndex++;
                 }
             }
             plot(opts.out(), load, opts.seeds().get(0), firstSeedResults);
         }
         bar.finish();
         return rows;
+    }
+
+    /**
+     * Whether {@code policy} runs under tuner {@code mode}: a policy that sizes its jobs itself (pollux) ignores the
+     * tuner, so it runs once, under the first mode.
+     */
+    private static boolean runs(String policy, TunerMode mode, BenchOptions opts) {
+        return !policy.equals(PolluxPolicy.NAME) || mode == opts.tuners().get(0);
+    }
+
+    /** The run's name in plots and progress: the policy, with the tuner mode when several are raced. */
+    private static String runName(String policy, TunerMode mode, BenchOptions opts) {
+        if (policy.equals(PolluxPolicy.NAME)) {
+            return policy + PEER_MARK;
+        }
+        return opts.tuners().size() > 1 ? policy + "/" + mode.cliName() : policy;
     }
 
     private void reportBadRows(List<BadRow> bad) {
@@ -210,27 +251,32 @@ public final class BenchCommand extends PrintingCommand {
     }
 
     private void printTable(List<BenchRow> rows, FairShareTracker.Settings fairShare, double reserveS) {
-        out.printf("%-8s %-6s %-12s %5s %11s %11s %11s %9s %7s %7s %6s %7s %7s%n", "trace", "load", "policy", "seeds",
-                "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain", "ftf_rho", "wall_s");
+        out.printf("%-8s %-6s %-12s %-8s %5s %11s %11s %11s %9s %7s %7s %6s %7s %10s %11s %7s %7s%n", "trace", "load",
+                "policy", "tuner", "seeds", "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain",
+                "ftf_rho", "gpu_hours", "makespan_s", "target", "wall_s");
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
         for (BenchRow r : rows) {
-            groups.computeIfAbsent(r.targetLoad() + "|" + r.policy(), k -> new ArrayList<>()).add(r);
+            groups.computeIfAbsent(r.targetLoad() + "|" + r.policy() + "|" + r.tuner().mode(), k -> new ArrayList<>()).add(r);
         }
         for (List<BenchRow> g : groups.values()) {
             BenchRow f = g.get(0);
-            String policy = f.policy().equals(SrptOraclePolicy.NAME) ? f.policy() + "*" : f.policy();
-            out.printf(Locale.ROOT, "%-8s %-6s %-12s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %7.2f%n",
-                    f.trace(), loadLabel(f.targetLoad(), f.offeredLoad()).replace("(recorded)", "r"), policy, g.size(),
-                    mean(g, r -> r.m().avgJctS()), mean(g, r -> r.m().p99JctS()), mean(g, r -> r.m().avgQueueS()),
+            String policy = f.policy().equals(SrptOraclePolicy.NAME) ? f.policy() + "*"
+                    : f.policy().equals(PolluxPolicy.NAME) ? f.policy() + PEER_MARK : f.policy();
+            out.printf(Locale.ROOT, "%-8s %-6s %-12s %-8s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %10.1f %11.0f %7.3f %7.2f%n",
+                    f.trace(), loadLabel(f.targetLoad(), f.offeredLoad()).replace("(recorded)", "r"), policy, f.tuner().mode(),
+                    g.size(), mean(g, r -> r.m().avgJctS()), mean(g, r -> r.m().p99JctS()), mean(g, r -> r.m().avgQueueS()),
                     mean(g, r -> r.m().avgSlowdown()), mean(g, r -> r.m().gpuAllocRatio()), mean(g, r -> r.m().nodeCv()),
-                    mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, BenchRow::wallS));
+                    mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, r -> r.tuner().gpuHours()),
+                    mean(g, r -> r.m().makespanS()), mean(g, r -> r.tuner().targetReachedRatio()), mean(g, BenchRow::wallS));
         }
         out.println("fair share " + (fairShare == null ? "off" : String.format(Locale.ROOT,
                 "on (half-life %.0f s, weight %.0f, refresh %.0f s%s)", fairShare.halfLifeS(), fairShare.fairShareWeight(),
                 fairShare.refreshIntervalS(), Double.isNaN(reserveS) ? "" : String.format(Locale.ROOT,
                         ", reservations after %.0f s", reserveS))) + "; jain = Jain's index over tenants' normalised service"
                 + " (bench/README.md, Fairness)");
-        out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable)");
+        out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable; † a peer's"
+                + " method (Pollux, OSDI'21), not Gantry's: it sizes its jobs itself, tuner \"own\"; target = share of"
+                + " jobs reaching their target metric)");
     }
 
     private static double mean(List<BenchRow> g, java.util.function.ToDoubleFunction<BenchRow> f) {

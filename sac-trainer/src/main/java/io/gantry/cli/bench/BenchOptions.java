@@ -14,6 +14,7 @@ import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
 import io.gantry.scheduling.tuning.TrainingTuner;
+import io.gantry.scheduling.tuning.TunerMode;
 import io.gantry.scheduling.tuning.UsageModel;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -25,14 +26,14 @@ import java.util.Set;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
-                    boolean tuner, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile) {
+                    List<TunerMode> tuners, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13] [--nodes-file F]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
-                                [--tuner on|off] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
+                                [--tuner off,once,adaptive] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
                                 [--preemption-cost S]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
@@ -58,9 +59,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 nowhere, reserve nodes for it until it starts (default: no reservations);
                                 only for policies that never preempt (not tiresias or sac)
               --out         output folder (default bench/results/<timestamp>)
-              --tuner       on: the job tuner (io.gantry.scheduling.tuning) sets each job before it is
-                            queued: batch size, epochs and GPUs for pollux jobs, CPU/memory right-sized
-                            for openb; off (default) replays the trace's own requests
+              --tuner       comma list of modes, each run on the same jobs (default off): off replays the
+                            trace's own requests; once (or on): the job tuner (io.gantry.scheduling.tuning)
+                            sets each job before it is queued: batch size, epochs and GPUs for pollux jobs,
+                            CPU/memory right-sized for openb; adaptive (pollux jobs only): once, then the
+                            batch size again at every epoch boundary and the GPU count every 60 s of
+                            simulated time while the job runs (a GPU change is a checkpoint-restart: 30 s
+                            plus --preemption-cost; a grow waits for the policy to place the extra GPUs).
+                            pollux sizes its jobs itself: it runs once, under the first mode, shown as "own"
               --tuner-scaling  pollux jobs get n GPUs only while the predicted scaling efficiency
                             T(1) ÷ (n·T(n)) stays ≥ E (default %s)
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
@@ -100,7 +106,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         boolean fairTuned;
         double fairReserveS = Double.NaN;
         Path out;
-        boolean tuner;
+        List<TunerMode> tuners = List.of(TunerMode.OFF);
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
         UsageModel usage = UsageModel.REQUEST;
         double preemptionCostS;
@@ -154,7 +160,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         /** The tuner, the usage model, the cost of a preemption and the policies' own settings. */
         boolean modelFlag(String flag, String v) {
             switch (flag) {
-                case "--tuner" -> tuner = onOff(flag, v);
+                case "--tuner" -> tuners = tunerModes(flag, v);
                 case "--tuner-scaling" -> {
                     tunerScaling = number(flag, v);
                     if (!(tunerScaling > 0 && tunerScaling <= 1)) {
@@ -182,6 +188,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             if (fairTuned && !fairShare) {
                 throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
             }
+            if (tuners.contains(TunerMode.ADAPTIVE) && trace != TraceFormat.POLLUX) {
+                throw new IllegalArgumentException("--tuner adaptive needs --trace pollux: only Pollux's jobs have the "
+                        + "profiles a re-tune predicts with");
+            }
             Path file = FlagValues.traceFile(trace, traceFile);
             if (nodesFile != null) {
                 OpenbGpuFiles.loadNodesOrExplain(nodesFile, "--nodes-file"); // a bad file stops here, with why
@@ -189,7 +199,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             Path dir = out != null ? out
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
-                    fairShare ? fairSettings : null, fairReserveS, dir, tuner, tunerScaling, usage, preemptionCostS,
+                    fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, usage, preemptionCostS,
                     nodesFile);
         }
     }
@@ -214,6 +224,19 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             }
         }
         return out;
+    }
+
+    /** Modes in the order given, each once; {@code on} is {@code once}. */
+    static List<TunerMode> tunerModes(String flag, String v) {
+        java.util.LinkedHashSet<TunerMode> out = new java.util.LinkedHashSet<>();
+        for (String s : list(flag, v)) {
+            try {
+                out.add(TunerMode.parse(s));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(flag + ": " + e.getMessage());
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static List<Long> seeds(String flag, String v) {

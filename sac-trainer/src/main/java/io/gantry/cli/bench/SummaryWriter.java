@@ -29,7 +29,7 @@ final class SummaryWriter {
                 r.m().avgJctS(), r.m().p50JctS(), r.m().p95JctS(), r.m().p99JctS(), r.m().avgQueueS(), r.m().avgSlowdown(),
                 r.m().makespanS(), r.m().gpuAllocRatio(), r.m().nodeCv(), r.m().jainFairness(), r.m().jainWhileWaiting(),
                 r.m().maxFtfRho(), r.wallS(),
-                r.tuner().on() ? "on" : "off", r.tuner().gpuHours(), r.tuner().cpuCoreHours(), r.tuner().memGibHours(),
+                r.tuner().mode(), r.tuner().gpuHours(), r.tuner().cpuCoreHours(), r.tuner().memGibHours(),
                 r.tuner().oomKills(), r.tuner().targetReachedRatio(), r.tuner().avgFinalMetric(), r.preemptionCostS()};
     }
 

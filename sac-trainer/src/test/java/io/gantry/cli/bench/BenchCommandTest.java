@@ -7,6 +7,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import io.gantry.scheduling.tuning.TunerMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +63,23 @@ class BenchCommandTest {
         assertRefused("no such file", "--nodes-file", tmp.resolve("missing.csv").toString());
         Path bad = Files.writeString(tmp.resolve("bad.csv"), "sn,cpu_milli,memory_mib,gpu,model\nn1,1,1,12,G2\n");
         assertRefused("1 bad row(s) in " + bad, "--nodes-file", bad.toString());
+    }
+
+    /** --tuner takes a comma list of modes, on meaning once; every mode runs on the same jobs and is a column. */
+    @Test
+    void tunerModesAreAListAndEachIsARow(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of(TunerMode.OFF, TunerMode.ONCE, TunerMode.ADAPTIVE),
+                BenchOptions.parse(new String[] {"--trace", "pollux", "--tuner", "off,on,adaptive,once"}).tuners());
+        assertEquals(List.of(TunerMode.OFF), BenchOptions.parse(new String[] {"--trace", "pollux"}).tuners());
+        assertRefused("tuner mode is off, once (or on) or adaptive, got 'sometimes'", "--tuner", "sometimes");
+        assertRefused("--tuner adaptive needs --trace pollux", "--trace", "philly", "--tuner", "once,adaptive");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "pollux", "--jobs", "40", "--nodes", "16", "--node-shape", "4,64,256",
+                "--policies", "tiresias", "--tuner", "off,once,adaptive", "--out", tmp.toString()), err.toString());
+        List<String> rows = Files.readAllLines(tmp.resolve("summary.csv"));
+        int tuner = List.of(rows.get(0).split(",")).indexOf("tuner");
+        assertEquals(List.of("off", "once", "adaptive"), rows.subList(1, rows.size()).stream()
+                .map(r -> r.split(",")[tuner]).toList());
     }
 
     /** Exit code 2 for {@code args}, with {@code reason} on stderr. */

@@ -189,6 +189,24 @@ public final class SchedulingEngine {
         return r;
     }
 
+    /**
+     * A running job changes size in place (a checkpoint-restart the driver decided, e.g. a re-tuned GPU count): its
+     * old room is freed and {@code nodes} reserved for {@code job}, a new stint from {@code now} with the service it
+     * already received. The job stays running throughout, so no policy can take its room in between.
+     */
+    public RunningJob resize(JobRequest job, List<String> nodes, double now) {
+        RunningJob old = running.get(job.id());
+        if (old == null) {
+            throw new IllegalStateException("job " + job.id() + " is not running");
+        }
+        allocator.release(old.job(), old.nodes());
+        allocator.allocate(job, nodes);
+        RunningJob r = new RunningJob(job, nodes, now, old.attainedGpuSecondsAt(now), old.preemptible());
+        running.put(job.id(), r);
+        mayHaveGrown = true;
+        return r;
+    }
+
     /** A job known to run already (restored after a restart); its room is the driver's to hold. */
     public void restoreRunning(RunningJob r) {
         running.put(r.job().id(), r);

@@ -142,6 +142,16 @@ public final class TenantServiceMeter {
         t.waitingJobs++;
     }
 
+    /** A job of {@code tenant} now needs {@code toGpus} instead of {@code fromGpus} (re-tuned); it holds them if running. */
+    public void resized(String tenant, double fromGpus, double toGpus, boolean running) {
+        Tenant t = tenants.get(tenant);
+        t.demandGpus += toGpus - fromGpus;
+        if (running) {
+            t.allocatedGpus += toGpus - fromGpus;
+        }
+        sharesStale = true;
+    }
+
     /** A running job of {@code tenant} finished. */
     public void finished(String tenant, double gpus) {
         Tenant t = tenants.get(tenant);

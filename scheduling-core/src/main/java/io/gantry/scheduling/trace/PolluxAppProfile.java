@@ -222,6 +222,15 @@ public final class PolluxAppProfile {
         return new double[] {v.gradSqr[i], v.gradVar[i]};
     }
 
+    /** GPUs per node of a job that runs one task per GPU on {@code nodes}, in order of first appearance: {@code [a, a, b]} is {2, 1}. */
+    public static int[] placementOf(List<String> nodes) {
+        Map<String, Integer> count = new java.util.LinkedHashMap<>();
+        for (String n : nodes) {
+            count.merge(n, 1, Integer::sum);
+        }
+        return count.values().stream().mapToInt(Integer::intValue).toArray();
+    }
+
     static int[] packedPlacement(int replicas) {
         int nodes = (replicas + POLLUX_GPUS_PER_NODE - 1) / POLLUX_GPUS_PER_NODE;
         int[] p = new int[nodes];

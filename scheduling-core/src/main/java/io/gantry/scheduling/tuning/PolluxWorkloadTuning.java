@@ -40,32 +40,71 @@ public final class PolluxWorkloadTuning {
         return workloadFile.toAbsolutePath().getParent().resolveSibling("app-profiles");
     }
 
-    /** Each job tuned (or, with {@code tune} false, as submitted), with its target and final metric. */
-    public List<TunedJob> apply(List<JobRequest> jobs, NodeShape shape, boolean tune) {
+    /** One job of the file with what the tuner made of it. */
+    private record Tuning(Submitted submitted, GoodputModel model, PolluxAppProfile measured, double target,
+                          TrainingTuner.Result result) {
+    }
+
+    private Tuning tune(JobRequest j) {
+        Submitted s = submitted.get(baseId(j.id()));
+        if (s == null) {
+            throw new IllegalArgumentException("job " + j.id() + " is not in the workload file");
+        }
+        GoodputModel model = tuner.models().get(s.app());
+        PolluxAppProfile measured = profiles.computeIfAbsent(s.app(), a -> PolluxAppProfile.load(profilesDir.resolve(a)));
+        int epochs = measured.maxEpochs();
+        int submittedEpochs = Math.min(epochs, model.convergence().epochsMeasured());
+        double target = model.convergence().bestMetric(s.batch(), submittedEpochs);
+        TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(s.app(), s.replicas(), s.batch(), epochs,
+                TrainingTuner.Bounds.NONE));
+        return new Tuning(s, model, measured, target, r);
+    }
+
+    /**
+     * Each job as {@code mode} queues it, with its target and final metric: as submitted ({@code off}); tuned once
+     * ({@code once}); or, {@code adaptive}, tuned once and re-tuned while it runs ({@link #retuner}), so its final
+     * metric is known only after the replay ({@link AdaptiveRetuner#finalMetric}), NaN here.
+     */
+    public List<TunedJob> apply(List<JobRequest> jobs, NodeShape shape, TunerMode mode) {
         List<TunedJob> out = new ArrayList<>(jobs.size());
         for (JobRequest j : jobs) {
-            Submitted s = submitted.get(baseId(j.id()));
-            if (s == null) {
-                throw new IllegalArgumentException("job " + j.id() + " is not in the workload file");
-            }
-            GoodputModel model = tuner.models().get(s.app());
-            PolluxAppProfile measured = profiles.computeIfAbsent(s.app(), a -> PolluxAppProfile.load(profilesDir.resolve(a)));
-            int epochs = measured.maxEpochs();
-            int submittedEpochs = Math.min(epochs, model.convergence().epochsMeasured());
-            double target = model.convergence().bestMetric(s.batch(), submittedEpochs);
-            if (!tune) {
-                out.add(new TunedJob(j, null, Double.NaN, target, target));
+            Tuning t = tune(j);
+            if (mode == TunerMode.OFF) {
+                out.add(new TunedJob(j, null, Double.NaN, t.target(), t.target()));
                 continue;
             }
-            TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(s.app(), s.replicas(), s.batch(), epochs,
-                    TrainingTuner.Bounds.NONE));
-            double duration = measured.runSeconds(r.gpus(), r.batchSize(), r.epochs());
+            TrainingTuner.Result r = t.result();
+            double duration = t.measured().runSeconds(r.gpus(), r.batchSize(), r.epochs());
             NodeShape.Gang gang = shape.gangFor(r.gpus());
             JobRequest tuned = new JobRequest(j.id(), j.user(), gang.tasks(), gang.perTask(), j.submitTime(), j.priority(),
                     j.predictedDurationS(), duration);
-            out.add(new TunedJob(tuned, null, Double.NaN, target, model.convergence().bestMetric(r.batchSize(), r.epochs())));
+            double reached = mode == TunerMode.ADAPTIVE ? Double.NaN : t.model().convergence().bestMetric(r.batchSize(), r.epochs());
+            out.add(new TunedJob(tuned, null, Double.NaN, t.target(), reached));
         }
         return out;
+    }
+
+    /**
+     * A fresh re-tuner for a replay of {@code jobs} in adaptive mode: each job's plan starts from the one-time tuner's
+     * choice (its epochs and target; GPUs at most the submitted count, as the one-time tuner allows).
+     */
+    public AdaptiveRetuner retuner(List<JobRequest> jobs, NodeShape shape) {
+        Map<String, RetunePlan> plans = new HashMap<>();
+        Map<String, RetunePlan> shared = new HashMap<>();
+        for (JobRequest j : jobs) {
+            Tuning t = tune(j);
+            TrainingTuner.Result r = t.result();
+            int cap = Math.min(Math.max(1, t.submitted().replicas()), t.model().maxBatch());
+            String key = t.submitted().app() + "|" + t.submitted().batch() + "|" + r.batchSize() + "|" + r.epochs() + "|" + cap;
+            plans.put(j.id(), shared.computeIfAbsent(key, k -> {
+                java.util.Set<Integer> batches = new java.util.TreeSet<>(t.model().convergence().validatedBatches());
+                batches.add(t.submitted().batch());
+                batches.add(r.batchSize());
+                return new RetunePlan(t.model(), t.measured(), cap, r.epochs(), t.target(),
+                        batches.stream().mapToInt(Integer::intValue).toArray(), tuner.settings().gpusPerNode());
+            }));
+        }
+        return new AdaptiveRetuner(plans, tuner.settings().minScalingEfficiency(), shape);
     }
 
     /** True when a job's final metric reaches its target (its application says whether higher is better). */

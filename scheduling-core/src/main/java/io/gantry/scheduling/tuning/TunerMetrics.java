@@ -8,6 +8,8 @@ import java.util.List;
 /**
  * The tuner's keys of one replay in {@code summary.json}.
  *
+ * @param mode               how the jobs were tuned: {@link TunerMode#cliName()}, or {@code own} for a policy that
+ *                           sizes its jobs itself (pollux), to which the tuner does not apply
  * @param gpuHours           allocated GPU-hours (time-average allocation × cluster capacity × replay span), killed runs included
  * @param cpuCoreHours       allocated CPU-core-hours, the same way
  * @param memGibHours        allocated memory GiB-hours, the same way
@@ -17,10 +19,10 @@ import java.util.List;
  * @param avgFinalMetric     mean final validation metric over jobs with one (mixes the applications' units, so it only
  *                           compares runs of the same workload); null when no job has a metric
  */
-public record TunerMetrics(boolean on, double gpuHours, double cpuCoreHours, double memGibHours, int oomKills,
+public record TunerMetrics(String mode, double gpuHours, double cpuCoreHours, double memGibHours, int oomKills,
                            double targetReachedRatio, Double avgFinalMetric) {
 
-    public static TunerMetrics of(boolean on, SimulationResult result, List<TunedJob> jobs, Resources clusterCapacity,
+    public static TunerMetrics of(String mode, SimulationResult result, List<TunedJob> jobs, Resources clusterCapacity,
                                   java.util.function.BiPredicate<TunedJob, Double> reachesTarget) {
         double first = Double.POSITIVE_INFINITY;
         double last = Double.NEGATIVE_INFINITY;
@@ -43,7 +45,7 @@ public record TunerMetrics(boolean on, double gpuHours, double cpuCoreHours, dou
         }
         double ratio = withTarget > 0 ? (double) reached / withTarget
                 : jobs.isEmpty() ? 1 : (double) result.outcomes().size() / jobs.size();
-        return new TunerMetrics(on, result.gpuAllocRatio() * clusterCapacity.gpus() * spanH,
+        return new TunerMetrics(mode, result.gpuAllocRatio() * clusterCapacity.gpus() * spanH,
                 result.cpuAllocRatio() * clusterCapacity.cpuMilli() / 1000.0 * spanH,
                 result.memAllocRatio() * clusterCapacity.memoryMib() / 1024.0 * spanH, result.oomKills(), ratio,
                 withTarget > 0 ? metricSum / withTarget : null);
