@@ -85,13 +85,17 @@ final class InPlaceResizing {
         }
     }
 
-    /** The running job a placed grow request belongs to; null for any other job. */
+    /**
+     * The job a placed grow request belongs to (which may have been stopped in the same round, and so no longer runs);
+     * null when {@code placedId} is not a grow request.
+     */
     String grownJob(String placedId) {
         if (!placedId.endsWith(SUFFIX)) {
             return null;
         }
         String job = placedId.substring(0, placedId.length() - SUFFIX.length());
-        return requests.remove(job) != null ? job : null;
+        requests.remove(job);
+        return job;
     }
 
     /** Where a running job's GPUs are, one entry per GPU (a task of k GPUs on node n is k entries n). */
