@@ -92,21 +92,10 @@ public final class BenchCommand extends PrintingCommand {
                 : nodes.stream().map(NodeSpec::capacity).reduce(Resources.ZERO, Resources::plus);
         double clusterGpus = opts.nodesFile() == null ? (double) opts.nodes() * opts.nodeShape().gpus() : capacity.gpus();
         List<Double> loads = opts.loadsOrRecorded();
-        int runsPerJobs = 0;
-        for (TunerMode mode : opts.tuners()) {
-            for (String policy : opts.policies()) {
-                runsPerJobs += runs(policy, mode, opts) ? 1 : 0;
-            }
-        }
-        int totalRuns = loads.size() * opts.seeds().size() * runsPerJobs;
-        ProgressBar bar = new ProgressBar(err, totalRuns);
+        ProgressBar bar = new ProgressBar(err, loads.size() * opts.seeds().size() * runsPerJobs(opts));
         List<BenchRow> rows = new ArrayList<>();
         int runIndex = 0;
-        PolluxWorkloadTuning polluxTuning = opts.trace() == TraceFormat.POLLUX
-                ? new PolluxWorkloadTuning(opts.traceFile(), TrainingTuner.fromProfiles(
-                        PolluxWorkloadTuning.profilesDirFor(opts.traceFile()),
-                        new TrainingTuner.Settings(opts.tunerScaling(), opts.nodeShape().gpus())))
-                : null;
+        PolluxWorkloadTuning polluxTuning = polluxTuning(opts);
         for (double load : loads) {
             Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();
             for (long seed : opts.seeds()) {
@@ -162,6 +151,26 @@ public final class BenchCommand extends PrintingCommand {
         }
         bar.finish();
         return rows;
+    }
+
+    /** How many replays one (load, seed) pair takes: each policy under each tuner mode it runs under. */
+    private static int runsPerJobs(BenchOptions opts) {
+        int runs = 0;
+        for (TunerMode mode : opts.tuners()) {
+            for (String policy : opts.policies()) {
+                runs += runs(policy, mode, opts) ? 1 : 0;
+            }
+        }
+        return runs;
+    }
+
+    /** The tuner of Pollux's workloads, from the profiles beside the trace file; none for the other traces. */
+    private static PolluxWorkloadTuning polluxTuning(BenchOptions opts) {
+        return opts.trace() == TraceFormat.POLLUX
+                ? new PolluxWorkloadTuning(opts.traceFile(), TrainingTuner.fromProfiles(
+                        PolluxWorkloadTuning.profilesDirFor(opts.traceFile()),
+                        new TrainingTuner.Settings(opts.tunerScaling(), opts.nodeShape().gpus())))
+                : null;
     }
 
     /**
