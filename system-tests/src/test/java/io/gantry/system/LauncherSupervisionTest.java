@@ -42,7 +42,7 @@ class LauncherSupervisionTest {
 
     private static final int JOBS = 120;
     /** Arrivals at a fixed rate, so the kill lands while jobs are still being submitted (about 30 s of them). */
-    private static final String[] REPLAY = {"--jobs", String.valueOf(JOBS), "--rate", "4", "--speedup", "100000",
+    private static final String[] REPLAY = {"--jobs", String.valueOf(JOBS), "--rate", "4", "--speedup", "1000000",
             "--exit-when-done", "--timeout-s", "900"};
     /** Jobs submitted before the kill. */
     private static final int KILL_AFTER = 20;
