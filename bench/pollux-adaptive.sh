@@ -6,7 +6,7 @@
 # slow pollux replays (about 2 minutes a file) need not be repeated.
 #
 #   bench/pollux-adaptive.sh [--dirs "workloads workloads-0.5 workloads-1.5"] [--policies "pollux tiresias sac"]
-#                            [--tuner off,once,adaptive] [--preemption-cost S]
+#                            [--tuner off,once,adaptive] [--preemption-cost S] [--tuner-scaling X]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,12 +14,14 @@ DIRS="workloads"
 POLICIES="pollux tiresias sac"
 TUNER="off,once,adaptive"
 COST=0
+SCALING=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --dirs) DIRS="$2"; shift 2 ;;
     --policies) POLICIES="${2//,/ }"; shift 2 ;;
     --tuner) TUNER="$2"; shift 2 ;;
     --preemption-cost) COST="$2"; shift 2 ;;
+    --tuner-scaling) SCALING=(--tuner-scaling "$2"); shift 2 ;;
     -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "pollux-adaptive.sh: unknown flag $1 (--help lists them)" >&2; exit 2 ;;
   esac
@@ -37,7 +39,7 @@ for d in $DIRS; do
       printf '%-14s %-12s %-10s\r' "$d" "$w" "$p" >&2
       rm -rf "$OUT/$d/$w-$p"
       "$ROOT/gantry" bench --trace pollux --trace-file "$f" --nodes 16 --node-shape 4,64,256 --policies "$p" \
-        --tuner "$TUNER" --preemption-cost "$COST" --out "$OUT/$d/$w-$p" > "$OUT/$d/$w-$p.log" 2>&1 \
+        --tuner "$TUNER" --preemption-cost "$COST" "${SCALING[@]}" --out "$OUT/$d/$w-$p" > "$OUT/$d/$w-$p.log" 2>&1 \
         || { echo "bench failed, see $OUT/$d/$w-$p.log" >&2; exit 1; }
     done
   done
