@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * What a previous run of the dispatcher left on the topics, written before the app starts: {@code done-1} completed;
- * {@code orphan-1} started (decided for 40,000 s, 40 s at the test's 1000x: longer than the app takes to start, even
+ * {@code orphan-1} started (decided for 60,000 s, 60 s at the test's 1000x: longer than the app takes to start, even
  * on a loaded machine)
  * and was still running when that run stopped; {@code ended-while-down-1} started an hour ago for 30 s, so its run ended while no dispatcher ran.
  */
@@ -24,7 +24,7 @@ public class PriorLifecycleResource implements QuarkusTestResourceLifecycleManag
 
     static final ResourceAmounts PER_TASK = new ResourceAmounts(1000, 1000, 1024);
     static final Instant SUBMITTED = Instant.parse("2026-01-01T00:00:00Z");
-    static final double ORPHAN_DURATION_S = 40_000;
+    static final double ORPHAN_DURATION_S = 60_000;
     static final Instant LONG_AGO = Instant.now().minusSeconds(3600);
 
     @Override
