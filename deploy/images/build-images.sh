@@ -60,6 +60,7 @@ kafka_context() { # the broker's jars only: embedded-kafka's jar and the runtime
     cp $lib/$pattern "$ctx/lib/"
   done
   cp "$HERE/kafka.Containerfile" "$ctx/Containerfile"
+  cp "$HERE/kafka-entrypoint.sh" "$ctx/"
 }
 
 for image in "${WANTED[@]}"; do
