@@ -6,7 +6,9 @@
 # script starts (`podman system service`) when DOCKER_HOST does not answer; podman-compose when docker-compose is
 # missing. GANTRY_COMPOSE overrides the tool (e.g. GANTRY_COMPOSE=podman-compose). Project name: COMPOSE_PROJECT_NAME
 # (gantry). Podman without systemd runs no health checks by itself, so under podman `up` also starts a small loop
-# (deploy/compose-health.sh) that runs each container's check every few seconds; `down` stops it.
+# (deploy/compose-health.sh) that runs each container's check every few seconds; `down` stops it. Security (README
+# "Security"): a JWT key pair and SCRAM passwords for the broker's Kafka users per project, in
+# .gantry/compose/<project>/security, with each container's Kafka login as an env_file and client configs for people.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$ROOT/deploy/images/engine.sh"
@@ -94,9 +96,21 @@ security() { # a key pair per compose state dir, its public key for the services
   export GANTRY_JWT_PUBLIC_KEY GANTRY_STUDIO_SERVICE_TOKEN
 }
 
+# The services of docker-compose.yml that log in to Kafka, each as the Kafka user of its own name.
+KAFKA_CLIENTS=(metrics-ingest job-tuner priority-accounting sac-scheduler pod-dispatcher studio)
+
+kafka_logins() { # the SCRAM passwords per compose state dir, each container's env_file, the console tools' configs
+  # The users file is kept while the state dir lives: the broker wrote admin's password into its log directory (the
+  # kafka-data volume) when it formatted it, and logs in with it at every start; a new users file needs `down -v`.
+  "$ROOT/deploy/kafka-users.sh" compose "$STATE/security" "${KAFKA_CLIENTS[@]}"
+  GANTRY_COMPOSE_SECURITY_DIR="$STATE/security"
+  export GANTRY_COMPOSE_SECURITY_DIR
+}
+
 cmd=${1:-status}; shift || true
 choose_compose
 security
+kafka_logins
 case "$cmd" in
   up)
     profile=()
@@ -107,6 +121,7 @@ case "$cmd" in
     "${COMPOSE[@]}" "${profile[@]}" up -d "$@"
     wait_healthy
     log "up in $((SECONDS - t0)) s (project $PROJECT); tokens: admin $STATE/security/admin.token, demo user $STATE/security/demo.token"
+    log "  Kafka on localhost:${GANTRY_COMPOSE_KAFKA_PORT:-29092} takes SASL/SCRAM logins only; console tools: --producer.config (or --consumer.config) $STATE/security/kafka-submitter.properties"
     status >&2 ;;
   status|ps)
     status ;;

@@ -2,7 +2,7 @@
 # Builds Gantry's images from what `./mvnw -B -DskipTests package` produced, on localhost/gantry/base:17
 # (build-base.sh, run first if the base is missing). Run by the root pom's profile -Pimages after package, or by hand:
 #   deploy/images/build-images.sh [--version V] [IMAGE...]      (default: every image)
-# Tags: localhost/gantry/<image>:<version> for kafka, postgres, prometheus, metrics-ingest, job-tuner, sac-scheduler,
+# Tags (GANTRY_IMAGE_TAG replaces <version>): localhost/gantry/<image>:<version> for kafka, postgres, prometheus, metrics-ingest, job-tuner, sac-scheduler,
 # pod-dispatcher, job-runner; localhost/gantry/priority-accounting:<version>-pg and localhost/gantry/studio:<version>-pg
 # (their PostgreSQL builds, services/<name>/target/pg).
 # Engine: podman if installed, else docker (GANTRY_CONTAINER_ENGINE forces one); both take the same Containerfiles.
@@ -12,6 +12,9 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 source "$HERE/engine.sh"
 VERSION=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$ROOT/pom.xml" | head -1)
 [ "${1:-}" = --version ] && { VERSION=$2; shift 2; }
+# The images' tag: the version, unless GANTRY_IMAGE_TAG (which docker-compose.yml reads too) names another, e.g. a
+# branch's own images beside the ones of the default tag on a shared machine.
+TAG="${GANTRY_IMAGE_TAG:-$VERSION}"
 SERVICES=(metrics-ingest job-tuner priority-accounting sac-scheduler pod-dispatcher)
 # job-runner before pod-dispatcher, whose image takes the runner from it.
 ALL=(kafka postgres prometheus metrics-ingest job-tuner priority-accounting sac-scheduler job-runner pod-dispatcher studio)
@@ -60,33 +63,34 @@ kafka_context() { # the broker's jars only: embedded-kafka's jar and the runtime
     cp $lib/$pattern "$ctx/lib/"
   done
   cp "$HERE/kafka.Containerfile" "$ctx/Containerfile"
+  cp "$HERE/kafka-entrypoint.sh" "$ctx/"
 }
 
 for image in "${WANTED[@]}"; do
   case "$image" in
     kafka)
       kafka_context
-      build "localhost/gantry/kafka:$VERSION" "$WORK/kafka/Containerfile" "$WORK/kafka" ;;
+      build "localhost/gantry/kafka:$TAG" "$WORK/kafka/Containerfile" "$WORK/kafka" ;;
     postgres)
       mkdir -p "$WORK/postgres" && cp "$HERE/postgres.Containerfile" "$HERE/postgres-entrypoint.sh" "$WORK/postgres/"
-      build "localhost/gantry/postgres:$VERSION" "$WORK/postgres/postgres.Containerfile" "$WORK/postgres" ;;
+      build "localhost/gantry/postgres:$TAG" "$WORK/postgres/postgres.Containerfile" "$WORK/postgres" ;;
     prometheus)
       mkdir -p "$WORK/prometheus" && cp "$HERE/prometheus.Containerfile" "$ROOT/prometheus/prometheus.yml" "$ROOT/prometheus/alerts.yml" "$WORK/prometheus/"
-      build "localhost/gantry/prometheus:$VERSION" "$WORK/prometheus/prometheus.Containerfile" "$WORK/prometheus" ;;
+      build "localhost/gantry/prometheus:$TAG" "$WORK/prometheus/prometheus.Containerfile" "$WORK/prometheus" ;;
     priority-accounting|studio)
-      quarkus_image "$ROOT/services/$image/target/pg" "build with -Pimages" "localhost/gantry/$image:$VERSION-pg" \
+      quarkus_image "$ROOT/services/$image/target/pg" "build with -Pimages" "localhost/gantry/$image:$TAG-pg" \
         "$HERE/service.Containerfile" --build-arg PORT="$(service_port "$image")" ;;
     pod-dispatcher)
       quarkus_image "$ROOT/services/pod-dispatcher/target/quarkus-app" "$BUILD_FIRST" \
-        "localhost/gantry/pod-dispatcher:$VERSION" "$HERE/pod-dispatcher.Containerfile" \
-        --build-arg PORT="$(service_port pod-dispatcher)" --build-arg VERSION="$VERSION" ;;
+        "localhost/gantry/pod-dispatcher:$TAG" "$HERE/pod-dispatcher.Containerfile" \
+        --build-arg PORT="$(service_port pod-dispatcher)" --build-arg RUNNER_TAG="$TAG" ;;
     metrics-ingest|job-tuner|sac-scheduler)
-      quarkus_image "$ROOT/services/$image/target/quarkus-app" "$BUILD_FIRST" "localhost/gantry/$image:$VERSION" \
+      quarkus_image "$ROOT/services/$image/target/quarkus-app" "$BUILD_FIRST" "localhost/gantry/$image:$TAG" \
         "$HERE/service.Containerfile" --build-arg PORT="$(service_port "$image")" ;;
     job-runner)
       jar="$ROOT/job-runner/target/job-runner-$VERSION.jar"
       need "$jar" "$BUILD_FIRST"
-      build "localhost/gantry/job-runner:$VERSION" "$HERE/job-runner.Containerfile" "$ROOT/job-runner/target" --build-arg VERSION="$VERSION" ;;
+      build "localhost/gantry/job-runner:$TAG" "$HERE/job-runner.Containerfile" "$ROOT/job-runner/target" --build-arg VERSION="$VERSION" ;;
     *) echo "build-images: unknown image '$image' (known: ${ALL[*]})" >&2; exit 2 ;;
   esac
 done

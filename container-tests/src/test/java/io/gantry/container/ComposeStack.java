@@ -3,6 +3,7 @@ package io.gantry.container;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.system.GantryProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
@@ -25,6 +28,8 @@ final class ComposeStack implements AutoCloseable {
 
     static final Path ROOT = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
     static final String VERSION = System.getProperty("gantry.version", "0.1.0-SNAPSHOT");
+    /** The images' tag: the version, or GANTRY_IMAGE_TAG, as build-images.sh and docker-compose.yml read it. */
+    static final String IMAGE_TAG = Optional.ofNullable(System.getenv("GANTRY_IMAGE_TAG")).filter(t -> !t.isBlank()).orElse(VERSION);
     static final String KAFKA_PORT = "39092";
     /** Published ports of the five services, in the order of Topics.SERVICES' ports 8081..8085. */
     static final Map<String, Integer> SERVICE_PORTS = new LinkedHashMap<>();
@@ -73,7 +78,7 @@ final class ComposeStack implements AutoCloseable {
             why = "no container engine (podman or a running Docker) on this machine";
         } else {
             for (String image : images) {
-                String tag = "localhost/gantry/" + image + ":" + VERSION + (PG_BUILDS.contains(image) ? "-pg" : "");
+                String tag = "localhost/gantry/" + image + ":" + IMAGE_TAG + (PG_BUILDS.contains(image) ? "-pg" : "");
                 if (run(List.of(engine, "image", "inspect", tag), Duration.ofSeconds(30)) != 0) {
                     why = "the image " + tag + " is missing: ./mvnw -B -DskipTests package -Pimages builds it";
                     break;
@@ -97,7 +102,7 @@ final class ComposeStack implements AutoCloseable {
         env.put("GANTRY_COMPOSE_KAFKA_PORT", KAFKA_PORT);
         env.put("GANTRY_COMPOSE_POSTGRES_PORT", "35432");
         env.put("GANTRY_COMPOSE_PROMETHEUS_PORT", "39090");
-        env.put("GANTRY_IMAGE_TAG", VERSION);
+        env.put("GANTRY_IMAGE_TAG", IMAGE_TAG);
         SERVICE_PORTS.forEach((name, port) ->
                 env.put("GANTRY_COMPOSE_" + name.toUpperCase().replace('-', '_') + "_PORT", String.valueOf(port)));
         env.putAll(extraEnv);
@@ -105,6 +110,24 @@ final class ComposeStack implements AutoCloseable {
 
     String bootstrap() {
         return "localhost:" + KAFKA_PORT;
+    }
+
+    /** Where ./gantry compose writes this project's tokens and Kafka logins. */
+    Path securityDir() {
+        return ROOT.resolve(".gantry/compose").resolve(project).resolve("security");
+    }
+
+    /**
+     * The Kafka login of the client config file ./gantry compose writes for people's console tools, e.g.
+     * {@code kafka-submitter.properties}, as a Gantry client takes it.
+     */
+    KafkaClientAuth clientLogin(String fileName) throws IOException {
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(securityDir().resolve(fileName))) {
+            p.load(in);
+        }
+        return new KafkaClientAuth(p.getProperty("security.protocol"), p.getProperty("sasl.mechanism"),
+                p.getProperty("sasl.jaas.config"));
     }
 
     /** {@code ./gantry compose up}: returns once every container with a health check is healthy. */
@@ -186,10 +209,11 @@ final class ComposeStack implements AutoCloseable {
     }
 
     /**
-     * The replay CLI as {@code ./gantry up} runs it, against {@code bootstrap}: {@code jobs} real openb jobs from
-     * {@code skip} on, 10 a second, at speed-up 1000; its output appended to {@code logs/replay.log}.
+     * The replay CLI as {@code ./gantry up} runs it, against {@code bootstrap} with the login {@code auth}: {@code jobs}
+     * real openb jobs from {@code skip} on, 10 a second, at speed-up 1000; its output appended to {@code logs/replay.log}.
      */
-    static Process replay(String bootstrap, int jobs, int skip, Path summary, Duration timeout, Path logs) throws IOException {
+    static Process replay(String bootstrap, KafkaClientAuth auth, int jobs, int skip, Path summary, Duration timeout, Path logs)
+            throws IOException {
         Path jar = ROOT.resolve("sac-trainer/target/sac-trainer-" + VERSION + ".jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: run the build (./mvnw package) first");
@@ -200,7 +224,10 @@ final class ComposeStack implements AutoCloseable {
                 "--speedup", "1000", "--exit-when-done", "--summary", summary.toString(),
                 "--timeout-s", String.valueOf(timeout.toSeconds()),
                 "--trace", "openb", "--skip", String.valueOf(skip), "--rate", "10"));
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("replay.log").toFile())).start();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("replay.log").toFile()));
+        // As ./gantry exports it: in the environment, never on the command line.
+        pb.environment().putAll(auth.environment());
+        return pb.start();
     }
 }

@@ -1,9 +1,12 @@
 package io.gantry.container;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.system.ExactlyOnceChecks;
@@ -16,10 +19,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,13 +40,16 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Issue 18: the system in containers, as a user starts it, on one stack for three checks in order (one
+ * Issue 18: the system in containers, as a user starts it, on one stack for four checks in order (one
  * {@code compose up} instead of one per check: on two cores a stack takes a minute or more to become healthy).
  * <ol>
  *   <li>{@code ./gantry compose up} (the real broker, PostgreSQL, the services and Prometheus from docker-compose.yml,
  *   on the images built by {@code -Pimages}); every service's {@code /q/health/ready} answers UP through its
- *   published port; the README's console-producer example submits a job, and {@code JobCompleted} appears on the
- *   lifecycle topic; a real training job runs in pod-dispatcher's container and reports its {@code JobResult}.</li>
+ *   published port; the README's console-producer example submits a job (logged in with the submitter's client
+ *   config that compose writes), and {@code JobCompleted} appears on the lifecycle topic; a real training job runs in
+ *   pod-dispatcher's container (its runner logged in as job-runner) and reports its {@code JobResult}.</li>
+ *   <li>The published Kafka port (SASL/SCRAM, as the network's) refuses a producer without credentials, and the
+ *   submitter's login may not write scheduling decisions.</li>
  *   <li>The sac-scheduler container killed with SIGKILL while 300 jobs are in flight: a real trace window (Alibaba
  *   openb, fractional GPUs, 10 submissions a second, on the compose default of 13 simulated nodes), submitted by the
  *   replay CLI as {@code ./gantry up} does, as RestartUnderLoadTest does with processes (which also runs the
@@ -87,7 +101,8 @@ class ComposeSystemTest {
         HttpResponse<String> prometheus = get(http, "http://localhost:39090/-/ready");
         assertEquals(200, prometheus.statusCode(), "Prometheus /-/ready: " + prometheus.body());
 
-        // The README's example, word for word but for the bootstrap address (the published Kafka port) and the
+        // The README's example, word for word but for the bootstrap address (the published Kafka port), the client config
+        // (this project's submitter login, .gantry/compose/<project>/security) and the
         // one job: all-gpus-1 needs every GPU of the 13 nodes and runs 600 trace seconds.
         String readmeExample = "cd " + ComposeStack.ROOT + " && "
                 + "echo '" + JOB + "|{\"type\":\"JobSubmitted\",\"eventId\":\"'$(cat /proc/sys/kernel/random/uuid)'\","
@@ -95,10 +110,12 @@ class ComposeSystemTest {
                 + "\"tasks\":13,\"perTask\":{\"gpuMilli\":8000,\"cpuMilli\":12000,\"memoryMib\":16384},\"durationS\":600}'"
                 + " | java -Djava.util.logging.manager=org.jboss.logmanager.LogManager -cp \"embedded-kafka/target/lib/*\""
                 + " org.apache.kafka.tools.ConsoleProducer --bootstrap-server " + stack.bootstrap()
-                + " --topic gantry.jobs.submitted --property parse.key=true --property key.separator='|'";
+                + " --topic gantry.jobs.submitted --producer.config " + stack.securityDir().resolve("kafka-submitter.properties")
+                + " --property parse.key=true --property key.separator='|'";
         assertEquals(0, ComposeStack.run(List.of("bash", "-c", readmeExample), Duration.ofMinutes(2), Map.of(),
                 stack.logs.resolve("console-producer.log")), "the console producer failed; see " + stack.logs);
-        try (TopicProbe probe = new TopicProbe(stack.bootstrap())) {
+        KafkaClientAuth submitter = stack.clientLogin("kafka-submitter.properties");
+        try (TopicProbe probe = new TopicProbe(stack.bootstrap(), submitter)) {
             List<TopicProbe.Seen> completed = probe.await(Topics.JOBS_LIFECYCLE, 1, Duration.ofMinutes(3),
                     r -> r.value().contains("\"JobCompleted\"") && r.value().contains("\"jobId\":\"" + JOB + "\""));
             assertEquals(1, completed.size());
@@ -122,8 +139,38 @@ class ComposeSystemTest {
         }
     }
 
+    /**
+     * The published port takes SCRAM logins only (README "Security"): a producer without credentials cannot even
+     * fetch metadata, and the submitter's login, which may submit jobs, may not write scheduling decisions.
+     */
     @Test
     @Order(2)
+    void thePublishedPortRefusesAProducerWithoutCredentialsAndHoldsTheSubmitterToItsTopics() throws Exception {
+        Exception plain = assertThrows(Exception.class, () -> send(KafkaClientAuth.PLAINTEXT, Topics.SCHEDULING_DECISIONS));
+        assertInstanceOf(TimeoutException.class, causeOf(plain), "refused: " + plain);
+        KafkaClientAuth submitter = stack.clientLogin("kafka-submitter.properties");
+        Exception forged = assertThrows(Exception.class, () -> send(submitter, Topics.SCHEDULING_DECISIONS));
+        assertInstanceOf(TopicAuthorizationException.class, causeOf(forged), "refused: " + forged);
+    }
+
+    /** One record to {@code topic} through the published port, as {@code auth}; 5 s to fetch its metadata. */
+    private void send(KafkaClientAuth auth, String topic) throws Exception {
+        Map<String, Object> p = new HashMap<>(auth.clientConfig());
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrap());
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.send(new ProducerRecord<>(topic, "forged-1", "{}")).get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static Throwable causeOf(Exception e) {
+        return e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+    }
+
+    @Test
+    @Order(3)
     void sacSchedulerContainerSigkilledMidRunIsRestartedAndEveryJobEndsExactlyOnce() throws Exception {
         // By its labels: docker-compose 1.29 and compose v2 name containers differently.
         String container = ComposeStack.output(List.of(engine, "ps", "-q", "--filter",
@@ -131,8 +178,9 @@ class ComposeSystemTest {
         assertTrue(container.matches("[0-9a-f]+"), "one " + KILLED + " container: " + container);
         Path summary = stack.logs.resolve("summary.json");
         Files.deleteIfExists(summary);
-        Process replay = ComposeStack.replay(stack.bootstrap(), KILL_JOBS, 6500, summary, RUN_TIMEOUT, stack.logs);
-        try (TopicProbe probe = new TopicProbe(stack.bootstrap())) {
+        KafkaClientAuth submitter = stack.clientLogin("kafka-submitter.properties");
+        Process replay = ComposeStack.replay(stack.bootstrap(), submitter, KILL_JOBS, 6500, summary, RUN_TIMEOUT, stack.logs);
+        try (TopicProbe probe = new TopicProbe(stack.bootstrap(), submitter)) {
             // In flight: a tenth of the jobs have ended, the rest are queued, running or still to be submitted.
             probe.await(Topics.JOBS_LIFECYCLE, KILL_JOBS / 10, RUN_TIMEOUT, ExactlyOnceChecks::terminal);
             String pid = inspect(engine, container, "{{.State.Pid}}");
@@ -166,7 +214,7 @@ class ComposeSystemTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void downLeavesNothing() throws Exception {
         stack.saveLogs();
         assertEquals(0, stack.down(), "./gantry compose down -v failed; see " + stack.logs);

@@ -34,7 +34,7 @@ class JobRunnerImageTest {
                  "target": {"metric": "test_accuracy", "value": 0.99}}
                 """);
         String out = ComposeStack.output(List.of(engine, "run", "--rm", "-v", datasets + ":/datasets:ro",
-                "-v", spec + ":/spec.json:ro", "localhost/gantry/job-runner:" + ComposeStack.VERSION,
+                "-v", spec + ":/spec.json:ro", "localhost/gantry/job-runner:" + ComposeStack.IMAGE_TAG,
                 "--spec", "/spec.json", "--job-id", "image-smoke-1", "--user", "alice",
                 "--checkpoint-dir", "/var/lib/gantry/image-smoke-1", "--datasets", "/datasets"));
         JsonNode result = null;

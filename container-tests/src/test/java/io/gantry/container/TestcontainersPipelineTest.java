@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gantry.events.EventCodec;
 import io.gantry.events.JobCompleted;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Topics;
 import io.gantry.kafka.TopicProbe;
@@ -54,7 +55,7 @@ class TestcontainersPipelineTest {
     private static final int TRACE_SKIP = 6500;
     private static final Duration STARTUP = Duration.ofMinutes(3);
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
-    private static final String VERSION = ComposeStack.VERSION;
+    private static final String IMAGE_TAG = ComposeStack.IMAGE_TAG;
     private static final Path LOGS = ComposeStack.ROOT.resolve("container-tests/target/testcontainers-pipeline");
     /** As docker-compose.yml's services, in Topics.SERVICES' port order 8081..8085. */
     private static final List<String> SERVICES = List.of("metrics-ingest", "job-tuner", "priority-accounting",
@@ -85,8 +86,10 @@ class TestcontainersPipelineTest {
             // The broker: its host listener (container port 29092) must advertise the host port a client is given, so
             // that port is chosen here and bound, rather than left to the engine as the services' ports are.
             GenericContainer<?> kafka = container("kafka", "kafka")
+                    // The image's plaintext broker, asked for by name: this test is about the containers, not the
+                    // logins (ComposeSystemTest runs the secured stack).
                     .withEnv(Map.of("KAFKA_ADVERTISED_HOST", "kafka", "KAFKA_EXTERNAL_ADVERTISED", bootstrap,
-                            "KAFKA_PARTITIONS", "3"))
+                            "KAFKA_PARTITIONS", "3", "KAFKA_INSECURE_PLAINTEXT", "true"))
                     .withExposedPorts(29092)
                     // Its own admin client creates the topics through kafka:9092: the hostname resolves in /etc/hosts.
                     .withCreateContainerCmdModifier(cmd -> cmd.withHostName("kafka"))
@@ -113,7 +116,7 @@ class TestcontainersPipelineTest {
                         "GANTRY_SIMULATED_CLUSTER_NODES", "13",
                         "GANTRY_SIMULATED_CLUSTER_SPEEDUP", "1000",
                         "GANTRY_DATA_DIR", "/var/lib/gantry"));
-                GenericContainer<?> c = container(name, name.equals("priority-accounting") ? name + ":" + VERSION + "-pg" : name);
+                GenericContainer<?> c = container(name, name.equals("priority-accounting") ? name + ":" + IMAGE_TAG + "-pg" : name);
                 switch (name) {
                     case "metrics-ingest" -> env.put("GANTRY_INGEST_SOURCE_URL", "http://pod-dispatcher:8085/simulated-cluster/metrics");
                     case "priority-accounting" -> env.putAll(Map.of("QUARKUS_PROFILE", "pg",
@@ -146,7 +149,7 @@ class TestcontainersPipelineTest {
 
             // A window of the real Alibaba (openb) trace, submitted by the replay CLI as ./gantry up does.
             Path summary = LOGS.resolve("summary.json");
-            Process replay = ComposeStack.replay(bootstrap, JOBS, TRACE_SKIP, summary, RUN_TIMEOUT, LOGS);
+            Process replay = ComposeStack.replay(bootstrap, KafkaClientAuth.PLAINTEXT, JOBS, TRACE_SKIP, summary, RUN_TIMEOUT, LOGS);
             String context = JOBS + " openb jobs through " + bootstrap + "; logs in " + LOGS;
             try (TopicProbe probe = new TopicProbe(bootstrap)) {
                 assertTrue(replay.waitFor(RUN_TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS), "the replay did not end; " + context);
@@ -181,10 +184,10 @@ class TestcontainersPipelineTest {
         assertEquals("", ComposeStack.output(List.of(engine, "network", "ls", "-q", "--filter", session)), "networks left");
     }
 
-    /** {@code localhost/gantry/<image>} (the version added unless given), never pulled, on the network as {@code alias}. */
+    /** {@code localhost/gantry/<image>} (the image tag added unless given), never pulled, on the network as {@code alias}. */
     @SuppressWarnings("resource") // stopped in the test's finally block
     private static GenericContainer<?> container(String alias, String image) {
-        String name = "localhost/gantry/" + (image.contains(":") ? image : image + ":" + VERSION);
+        String name = "localhost/gantry/" + (image.contains(":") ? image : image + ":" + IMAGE_TAG);
         return new GenericContainer<>(DockerImageName.parse(name))
                 .withImagePullPolicy(i -> false)
                 .withLogConsumer(frame -> appendLog(alias, frame.getUtf8String()))

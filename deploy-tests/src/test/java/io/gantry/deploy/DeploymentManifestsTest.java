@@ -59,6 +59,7 @@ class DeploymentManifestsTest {
             "kafka.strimzi.io/v1beta2 Kafka",
             "kafka.strimzi.io/v1beta2 KafkaNodePool",
             "kafka.strimzi.io/v1beta2 KafkaTopic",
+            "kafka.strimzi.io/v1beta2 KafkaUser",
             "monitoring.coreos.com/v1 ServiceMonitor",
             "monitoring.coreos.com/v1 PrometheusRule");
 

@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.HttpServer;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.Topics;
+import io.gantry.kafka.BrokerAcls;
+import io.gantry.kafka.BrokerSecurity;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,15 +21,21 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * docker-compose.yml checked against the services' sources, the image files of deploy/images and shared-events
@@ -66,9 +75,12 @@ class DockerComposeTest {
         return s;
     }
 
-    /** The Kafka image's entry point: embedded-kafka's broker, on the port every service is told. */
+    /** The Kafka image's entry point (the script its Containerfile copies and runs): embedded-kafka's broker. */
     static String kafkaEntrypoint() throws IOException {
-        return Files.readString(ServiceSources.ROOT.resolve("deploy/images/kafka.Containerfile"));
+        String image = Files.readString(ServiceSources.ROOT.resolve("deploy/images/kafka.Containerfile"));
+        assertTrue(image.contains("COPY kafka-entrypoint.sh /opt/kafka/kafka-entrypoint.sh")
+                && image.contains("ENTRYPOINT [\"/opt/kafka/kafka-entrypoint.sh\"]"), "the Kafka image no longer runs kafka-entrypoint.sh");
+        return Files.readString(ServiceSources.ROOT.resolve("deploy/images/kafka-entrypoint.sh"));
     }
 
     /** The compose file's image reference for a Gantry image: local, its tag movable by GANTRY_IMAGE_TAG. */
@@ -182,6 +194,86 @@ class DockerComposeTest {
         assertTrue(service("kafka").path("healthcheck").path("test").toString().contains(ready.group(1)),
                 "kafka's health check does not test " + ready.group(1));
         assertEquals(localImage("gantry/kafka:" + ServiceSources.projectVersion()), service("kafka").path("image").asText());
+    }
+
+    /**
+     * The broker takes SCRAM logins only (README "Security"). {@code deploy/kafka-users.sh compose}, run here as
+     * compose.sh runs it, writes every env_file docker-compose.yml names: each service's logs it in as the Kafka user
+     * of its own name (pod-dispatcher's also hands its runners the job-runner login), the broker's holds a password of
+     * its own for admin and for every principal of BrokerAcls, all of them its owner's only; the compose file
+     * overrides none of them and asks for no plaintext broker.
+     */
+    @Test
+    void everyServiceLogsInToKafkaAsItselfAndTheBrokerGetsEveryLogin(@TempDir Path dir) throws Exception {
+        List<String> clients = new ArrayList<>(Topics.SERVICES);
+        clients.add(Topics.STUDIO);
+        Matcher listed = Pattern.compile("\\nKAFKA_CLIENTS=\\(([^)]*)\\)")
+                .matcher(Files.readString(ServiceSources.ROOT.resolve("deploy/compose.sh")));
+        assertTrue(listed.find(), "compose.sh names no KAFKA_CLIENTS");
+        assertEquals(new TreeSet<>(clients), new TreeSet<>(List.of(listed.group(1).trim().split("\\s+"))),
+                "compose.sh's KAFKA_CLIENTS vs the services of the compose file");
+        List<String> command = new ArrayList<>(List.of("bash", ServiceSources.ROOT.resolve("deploy/kafka-users.sh").toString(),
+                "compose", dir.toString()));
+        command.addAll(clients);
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "kafka-users.sh compose failed: " + out);
+
+        for (String name : clients) {
+            Map<String, String> env = envFile(service(name), "kafka-" + name + ".env", dir);
+            assertEquals("SASL_PLAINTEXT SCRAM-SHA-512 as " + name, KafkaClientAuth.fromEnvironment(env).toString(), name);
+            for (String key : List.of(KafkaClientAuth.PROTOCOL_ENV, KafkaClientAuth.MECHANISM_ENV, KafkaClientAuth.JAAS_CONFIG_ENV)) {
+                assertFalse(env(service(name)).containsKey(key), name + "'s environment overrides " + key + " of its env_file");
+            }
+        }
+        String runnerLogin = envFile(service("pod-dispatcher"), "kafka-pod-dispatcher.env", dir).get("GANTRY_REAL_JOBS_KAFKA_SASL_JAAS_CONFIG");
+        assertEquals("SASL_PLAINTEXT SCRAM-SHA-512 as " + BrokerAcls.RUNNER,
+                KafkaClientAuth.fromEnvironment(Map.of(KafkaClientAuth.PROTOCOL_ENV, "SASL_PLAINTEXT",
+                        KafkaClientAuth.JAAS_CONFIG_ENV, String.valueOf(runnerLogin))).toString(), "the runners' login");
+
+        // The broker's: the users file its entry point writes from KAFKA_SCRAM_USERS, as BrokerSecurity reads it.
+        String users = envFile(service("kafka"), "kafka-broker.env", dir).get("KAFKA_SCRAM_USERS");
+        assertNotNull(users, "kafka-broker.env sets no KAFKA_SCRAM_USERS");
+        Path usersFile = Files.writeString(dir.resolve("entrypoint-users.properties"), users.replace(',', '\n') + "\n");
+        BrokerSecurity security = BrokerSecurity.read(usersFile);
+        assertEquals(BrokerAcls.principals(), security.passwords().keySet(), "a password for every principal of BrokerAcls");
+        Set<String> distinct = new HashSet<>(security.passwords().values());
+        distinct.add(security.adminPassword());
+        assertEquals(BrokerAcls.principals().size() + 1, distinct.size(), "every Kafka user has a password of its own");
+        String entry = kafkaEntrypoint();
+        assertTrue(entry.contains("KAFKA_SCRAM_USERS") && entry.contains("--scram-users"), "the Kafka image ignores KAFKA_SCRAM_USERS");
+        assertFalse(env(service("kafka")).containsKey("KAFKA_INSECURE_PLAINTEXT"), "compose asks for a plaintext broker");
+
+        // People's console tools on the published port log in as submitter.
+        Properties submitter = new Properties();
+        try (var in = Files.newBufferedReader(dir.resolve("kafka-submitter.properties"))) {
+            submitter.load(in);
+        }
+        assertEquals("SASL_PLAINTEXT SCRAM-SHA-512 as " + BrokerAcls.SUBMITTER, new KafkaClientAuth(submitter.getProperty("security.protocol"),
+                submitter.getProperty("sasl.mechanism"), submitter.getProperty("sasl.jaas.config")).toString());
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(written -> !written.equals(usersFile)).toList()) {
+                assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(f), f + " is not its owner's only");
+            }
+        }
+    }
+
+    /**
+     * The variables of the one env_file of {@code service}, which must be {@code fileName} in the directory
+     * ./gantry compose names, read from {@code dir} as compose reads an env file (NAME=value, the value as it stands).
+     */
+    private static Map<String, String> envFile(JsonNode service, String fileName, Path dir) throws IOException {
+        JsonNode files = service.path("env_file");
+        String path = files.isArray() && files.size() == 1 ? files.get(0).asText() : files.asText();
+        assertTrue(path.startsWith("${GANTRY_COMPOSE_SECURITY_DIR:?") && path.endsWith("}/" + fileName),
+                service.path("image").asText() + ": env_file " + files + " is not ${GANTRY_COMPOSE_SECURITY_DIR:?...}/" + fileName);
+        Map<String, String> env = new HashMap<>();
+        for (String line : Files.readAllLines(dir.resolve(fileName))) {
+            String[] kv = line.split("=", 2);
+            assertEquals(2, kv.length, fileName + ": " + line);
+            env.put(kv[0], kv[1]);
+        }
+        return env;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gantry.kafka;
 
+import io.gantry.events.KafkaClientAuth;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,11 +28,19 @@ import org.apache.kafka.common.serialization.StringSerializer;
 public final class TopicProbe implements AutoCloseable {
 
     private final String bootstrap;
+    /** The login of every client of this probe (plaintext: none). */
+    private final Map<String, Object> auth;
     private final KafkaProducer<String, String> producer;
 
     public TopicProbe(String bootstrap) {
+        this(bootstrap, KafkaClientAuth.PLAINTEXT);
+    }
+
+    /** A probe whose producer and consumers log in with {@code auth} (a secured broker: BrokerSecurity). */
+    public TopicProbe(String bootstrap, KafkaClientAuth auth) {
         this.bootstrap = bootstrap;
-        Map<String, Object> p = new HashMap<>();
+        this.auth = auth.clientConfig();
+        Map<String, Object> p = new HashMap<>(this.auth);
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
@@ -56,7 +65,7 @@ public final class TopicProbe implements AutoCloseable {
      * with the records seen so far after {@code timeout}.
      */
     public List<Seen> await(String topic, int count, Duration timeout, Predicate<Seen> filter) {
-        Map<String, Object> c = new HashMap<>();
+        Map<String, Object> c = new HashMap<>(auth);
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, "probe-" + UUID.randomUUID());
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
@@ -86,7 +95,7 @@ public final class TopicProbe implements AutoCloseable {
 
     /** Every record on {@code topic} now, from the beginning to the current end of each partition. */
     public List<Seen> readAll(String topic) {
-        Map<String, Object> c = new HashMap<>();
+        Map<String, Object> c = new HashMap<>(auth);
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
         c.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

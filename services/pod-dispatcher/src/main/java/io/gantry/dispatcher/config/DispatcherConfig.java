@@ -83,6 +83,13 @@ public interface DispatcherConfig {
         String kafkaBootstrap();
 
         /**
+         * The Secret in the jobs' namespace whose key {@code sasl.jaas.config} is the runners' Kafka login (principal
+         * {@code job-runner}; deploy/kafka-runner-secret.sh copies the KafkaUser's there). Set, every training pod logs in
+         * with it, SCRAM-SHA-512 over SASL_PLAINTEXT as the services do; absent, the runner speaks plaintext.
+         */
+        Optional<String> kafkaLoginSecret();
+
+        /**
          * The PersistentVolumeClaim (in the jobs' namespace) holding the datasets' CSV files ({@code ../shared/datasets}),
          * mounted read-only at {@code /datasets}; the runner image has none of its own.
          */

@@ -3,12 +3,14 @@ package io.gantry.dispatcher.kubernetes;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.gantry.dispatcher.config.DispatcherConfig;
 import io.gantry.events.EventCodec;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.Topics;
 import io.gantry.events.TrainingSpec;
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ import java.util.Map;
  *   <li>the runner's options as arguments (the image's entrypoint runs the runner): {@code --spec}, {@code --job-id},
  *       {@code --user}, {@code --attempt}, {@code --checkpoint-dir}, {@code --bootstrap}, {@code --topic},
  *       {@code --datasets}; {@code OMP_NUM_THREADS=1};</li>
+ *   <li>on a secured broker ({@code training.kafka-login-secret} set), the runner's own Kafka login from that Secret
+ *       ({@link #kafkaLogin});</li>
  *   <li>requests and limits as any Gantry pod ({@link GantryPods#build}): from the decision, which carries the tuner's
  *       (right-sized) {@code JobTuned} requests; memory limited to the request, so a run that outgrows it is
  *       OOM-killed and its {@code JobFailed} says so. CPU is also limited, to the request rounded up to whole cores:
@@ -48,6 +52,8 @@ public final class TrainingPods {
     static final String CHECKPOINT_VOLUME = "checkpoints";
     public static final String DATASETS_DIR = "/datasets";
     static final String DATASETS_VOLUME = "datasets";
+    /** The key of the runners' login in {@code training.kafka-login-secret} (Strimzi's name in a KafkaUser's Secret). */
+    static final String JAAS_CONFIG_KEY = "sasl.jaas.config";
 
     private TrainingPods() {
     }
@@ -76,6 +82,7 @@ public final class TrainingPods {
         env.add(new EnvVar("GANTRY_ATTEMPT", String.valueOf(attempt), null));
         // One thread: on shared cores PyTorch's default thread pool is many times slower (job-runner/README.md).
         env.add(new EnvVar("OMP_NUM_THREADS", "1", null));
+        t.kafkaLoginSecret().ifPresent(secret -> env.addAll(kafkaLogin(secret)));
         long cores = Math.max(1, (job.perTask().cpuMilli() + 999) / 1000);
         PodBuilder pod = new PodBuilder(base)
                 .editSpec()
@@ -104,6 +111,17 @@ public final class TrainingPods {
                     .endSecurityContext().endSpec();
         }
         return pod.build();
+    }
+
+    /**
+     * The runner's Kafka login on a secured broker, in the variables it reads ({@link KafkaClientAuth#fromEnvironment}):
+     * the JAAS line from key {@code sasl.jaas.config} of {@code secret}, so the password is in no pod spec.
+     */
+    static List<EnvVar> kafkaLogin(String secret) {
+        return List.of(new EnvVar(KafkaClientAuth.PROTOCOL_ENV, "SASL_PLAINTEXT", null),
+                new EnvVar(KafkaClientAuth.MECHANISM_ENV, KafkaClientAuth.SCRAM_SHA_512, null),
+                new EnvVarBuilder().withName(KafkaClientAuth.JAAS_CONFIG_ENV).withNewValueFrom().withNewSecretKeyRef()
+                        .withName(secret).withKey(JAAS_CONFIG_KEY).endSecretKeyRef().endValueFrom().build());
     }
 
     /**

@@ -526,6 +526,10 @@ class KubernetesClusterTest {
                         return "kafka.gantry.svc:9092";
                     }
 
+                    public Optional<String> kafkaLoginSecret() {
+                        return Optional.empty();
+                    }
+
                     public String datasetsClaim() {
                         return "gantry-datasets";
                     }

@@ -2,9 +2,12 @@ package io.gantry.dispatcher.kubernetes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.gantry.dispatcher.config.DispatcherConfig;
+import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.ModelGraph;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.TrainingSpec;
@@ -12,11 +15,12 @@ import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The training pod's security context, from the dispatcher's configuration as the application reads it. */
+/** The training pod's security context and Kafka login, from the dispatcher's configuration as the application reads it. */
 class TrainingPodsTest {
 
     private static final TrainingSpec SPEC = new TrainingSpec(new ModelGraph(List.of(
@@ -41,6 +45,25 @@ class TrainingPodsTest {
         assertEquals(TrainingPods.CHECKPOINT_DIR, pod.getSpec().getContainers().get(0).getVolumeMounts().stream()
                 .filter(m -> m.getName().equals(TrainingPods.CHECKPOINT_VOLUME)).findFirst().orElseThrow()
                 .getMountPath());
+    }
+
+    /** On a secured broker the runner logs in as job-runner, from the Secret named, never with a password in the spec. */
+    @Test
+    void withALoginSecretTheRunnerLogsInWithItsJaasLineAndWithoutItSpeaksPlaintext() {
+        Pod secured = TrainingPods.build(JOB, 0, 1, config(Map.of("gantry.dispatcher.kubernetes.training.kafka-login-secret",
+                "gantry-kafka-job-runner")));
+        Map<String, EnvVar> env = new HashMap<>();
+        secured.getSpec().getContainers().get(0).getEnv().forEach(e -> env.put(e.getName(), e));
+        assertEquals("SASL_PLAINTEXT", env.get(KafkaClientAuth.PROTOCOL_ENV).getValue());
+        assertEquals(KafkaClientAuth.SCRAM_SHA_512, env.get(KafkaClientAuth.MECHANISM_ENV).getValue());
+        EnvVar jaas = env.get(KafkaClientAuth.JAAS_CONFIG_ENV);
+        assertNull(jaas.getValue(), "no login line in the pod spec");
+        assertEquals("gantry-kafka-job-runner", jaas.getValueFrom().getSecretKeyRef().getName());
+        assertEquals("sasl.jaas.config", jaas.getValueFrom().getSecretKeyRef().getKey());
+
+        Pod plain = TrainingPods.build(JOB, 0, 1, config(Map.of()));
+        assertTrue(plain.getSpec().getContainers().get(0).getEnv().stream()
+                .noneMatch(e -> e.getName().startsWith("KAFKA_")), "a plaintext runner gets no Kafka settings");
     }
 
     @Test
