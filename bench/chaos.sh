@@ -21,8 +21,8 @@ usage: ./gantry chaos [--jobs N] [--rounds K] [--seed S] [--rate R] [--ready-tim
 USAGE
 }
 
-chaos_http() { # chaos_http URL: curl with the bearer token when one is given
-  if [ -n "${GANTRY_TOKEN:-}" ]; then curl -sf -H "Authorization: Bearer $GANTRY_TOKEN" "$1"; else curl -sf "$1"; fi
+chaos_http() { # chaos_http URL: curl with the bearer token when one is given; a service that hangs is given 30 s
+  if [ -n "${GANTRY_TOKEN:-}" ]; then curl -sf -m 30 -H "Authorization: Bearer $GANTRY_TOKEN" "$1"; else curl -sf -m 30 "$1"; fi
 }
 
 chaos_ready() { # chaos_ready NAME: the process answers as the supervisors check it
@@ -33,7 +33,9 @@ consumer_groups() { # consumer_groups: "group topic partition current-offset lag
   # On the secured broker as its super user: describing every group is an operator's read (see ./gantry up).
   local login=()
   [ ! -f "$KAFKA_USERS" ] || login=(--command-config "$RUN/security/kafka-admin.properties")
-  java -cp "$ROOT/embedded-kafka/target/lib/*" org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
+  # A short-lived tool started like the services (C1, serial collector, small heap): cheaper on a loaded machine.
+  java -Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$ROOT/embedded-kafka/target/lib/*" \
+    org.apache.kafka.tools.consumer.group.ConsumerGroupCommand \
     --bootstrap-server "localhost:$KAFKA_PORT" "${login[@]}" --describe --all-groups 2>/dev/null |
     awk '$1 != "GROUP" && NF >= 6 && $6 ~ /^[0-9]+$/ {print $1, $2, $3, $4, $6}'
 }

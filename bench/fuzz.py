@@ -37,7 +37,8 @@ FALLBACK = {
 
 
 def java(lib, main, *args, stdin=None, timeout=120):
-    cmd = ["java", "-Xmx256m", "-cp", os.path.join(lib, "*"), main, *args]
+    # Short-lived tools started like the services (C1, serial collector): cheaper on a loaded machine.
+    cmd = ["java", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", os.path.join(lib, "*"), main, *args]
     return subprocess.run(cmd, input=stdin, capture_output=True, timeout=timeout)
 
 
@@ -107,7 +108,8 @@ def run_events(a, rng, n_inputs, raw):
 
 def read_dlqs(a, raw):
     for topic in DLQS:
-        for headers, key, _ in consume(a, topic):
+        # As for the seeds: on a loaded machine the join and first fetch can take longer than the default 8 s.
+        for headers, key, _ in consume(a, topic, timeout_ms=30000):
             if key in raw["events"]:
                 reason = ""
                 for h in headers.split("|"):
