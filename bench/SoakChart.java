@@ -8,40 +8,39 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib,consumer_lag) with the CLI's LineChart, and
- * writes its figures: per process the mean heap and RSS over the first and the last fifth of the run, and the lag's
- * maximum and last value. Run in source-file mode: java -cp CLI_JAR bench/SoakChart.java CSV SUMMARY PNG JSON.
+ * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib; lag.csv: t_s,consumer_lag) with the CLI's
+ * LineChart, and writes its figures: per process the mean heap and RSS over the first and the last fifth of the run,
+ * and the lag's maximum and last value. Run in source-file mode:
+ * java -cp CLI_JAR bench/SoakChart.java CSV LAG_CSV SUMMARY PNG JSON.
  */
 public final class SoakChart {
 
     public static void main(String[] args) throws Exception {
-        List<String[]> rows = new ArrayList<>();
-        for (String line : Files.readAllLines(Path.of(args[0])).subList(1, Files.readAllLines(Path.of(args[0])).size())) {
-            String[] f = line.split(",");
-            if (f.length == 5 && !f[2].isEmpty()) {
-                rows.add(f);
-            }
-        }
         Map<String, List<double[]>> byProcess = new LinkedHashMap<>();
-        List<double[]> lag = new ArrayList<>();
         double end = 0;
-        for (String[] f : rows) {
-            double t = Double.parseDouble(f[0]);
-            end = Math.max(end, t);
-            byProcess.computeIfAbsent(f[1], k -> new ArrayList<>())
-                    .add(new double[] {t, Double.parseDouble(f[2]), Double.parseDouble(f[3])});
-            if (lag.isEmpty() || lag.get(lag.size() - 1)[0] != t) {
-                lag.add(new double[] {t, Double.parseDouble(f[4])});
+        for (String[] f : rows(Path.of(args[0]))) {
+            // A sample whose heap could not be read is left out (rather than drawn as 0).
+            if (f.length == 4 && !f[2].isEmpty()) {
+                double t = Double.parseDouble(f[0]);
+                end = Math.max(end, t);
+                byProcess.computeIfAbsent(f[1], k -> new ArrayList<>())
+                        .add(new double[] {t, Double.parseDouble(f[2]), Double.parseDouble(f[3])});
             }
         }
-        String base = args[2].replaceAll("\\.png$", "");
+        List<double[]> lag = new ArrayList<>();
+        for (String[] f : rows(Path.of(args[1]))) {
+            if (f.length == 2) {
+                lag.add(new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])});
+            }
+        }
+        String base = args[3].replaceAll("\\.png$", "");
         chart("Heap in use", "heap (MiB)", byProcess, 1, Path.of(base + "-heap.png"));
-        chart("Resident set size", "RSS (MiB)", byProcess, 2, Path.of(args[2]));
+        chart("Resident set size", "RSS (MiB)", byProcess, 2, Path.of(args[3]));
         LineChart lc = new LineChart("Summed consumer lag", "time (s)", "records", false);
         lc.add(new LineChart.Series("lag", col(lag, 0), col(lag, 1)));
         lc.write(Path.of(base + "-lag.png"));
         StringBuilder json = new StringBuilder("{\n  \"duration_s\": " + end + ",\n  \"replay\": "
-                + (Files.exists(Path.of(args[1])) ? Files.readString(Path.of(args[1])).strip() : "null")
+                + (Files.exists(Path.of(args[2])) ? Files.readString(Path.of(args[2])).strip() : "null")
                 + ",\n  \"max_lag\": " + (long) max(col(lag, 1)) + ",\n  \"last_lag\": "
                 + (lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]) + ",\n  \"processes\": {");
         System.out.printf(Locale.ROOT, "%-20s %12s %12s %12s %12s%n", "process", "heap first", "heap last",
@@ -58,9 +57,15 @@ public final class SoakChart {
             sep = ",\n";
         }
         json.append("\n  }\n}\n");
-        Files.writeString(Path.of(args[3]), json);
+        Files.writeString(Path.of(args[4]), json);
         System.out.printf(Locale.ROOT, "consumer lag: max %d, last %d%n", (long) max(col(lag, 1)),
                 lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]);
+    }
+
+    /** The lines of a CSV file after its header, split at commas. */
+    private static List<String[]> rows(Path csv) throws Exception {
+        List<String> lines = Files.readAllLines(csv);
+        return lines.subList(Math.min(1, lines.size()), lines.size()).stream().map(l -> l.split(",")).toList();
     }
 
     private static void chart(String title, String yLabel, Map<String, List<double[]>> data, int c, Path file)

@@ -1,6 +1,7 @@
 """Mutated events for `./gantry fuzz`: one class of mutation a function, each turning a valid event (a dict) into
 the bytes of a Kafka record value. Fuzzed events carry job ids and users that start with "fuzz", so that none of them
 can touch a valid job the campaign replays alongside."""
+import copy
 import json
 import random
 import uuid
@@ -9,7 +10,9 @@ HUGE_VALUE_BYTES = 5 * 1024 * 1024
 
 
 def _fresh(event, n):
-    e = dict(event)
+    # A deep copy: the mutators change nested values in place (negative sizes), which on a shallow copy changed the seed
+    # itself, and every later mutation of that topic (duplicate ids too) started from an invalid event.
+    e = copy.deepcopy(event)
     if "eventId" in e:
         e["eventId"] = str(uuid.uuid4())
     for k in ("jobId",):

@@ -1,8 +1,9 @@
-# Sourced by ./gantry (after bench/chaos.sh, whose consumer_lag it uses): `./gantry soak` runs jobs at a fixed rate
-# through the live pipeline for a bounded time and samples, every --every-s seconds, each process's heap in use (the
-# services' /q/metrics; the broker's through jstat), its RSS and the summed consumer lag. It writes soak.csv, a PNG
-# of the three over time (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures:
-# first and last minute's means, so that growth shows as a ratio.
+# Sourced by ./gantry (after bench/chaos.sh, whose helpers it uses): `./gantry soak` runs jobs at a fixed rate through
+# the live pipeline for a bounded time and samples, every --every-s seconds, each process's heap in use (the services'
+# /q/metrics; the broker's through jstat) and its RSS into soak.csv, while one long-lived JVM (bench/LagSampler.java)
+# writes the summed consumer lag of every group to lag.csv. It writes a PNG of the three over time
+# (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures: first and last fifth's means,
+# so that growth shows as a ratio.
 
 soak_usage() {
   cat <<USAGE
@@ -15,23 +16,24 @@ usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--ready-timeout-
 USAGE
 }
 
-heap_mib() { # heap_mib NAME PID: heap in use, MiB
+heap_mib() { # heap_mib NAME PID: heap in use, MiB; nothing when it cannot be read (the sample is then left out)
   if [ "$1" = kafka-broker ]; then
-    jstat -gc "$2" 2>/dev/null | awk 'NR == 2 {printf "%.1f", ($3 + $4 + $6 + $8) / 1024}'
+    # jstat is a JVM of its own: started small, as the services are.
+    jstat -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -J-Xmx32m -gc "$2" 2>/dev/null |
+      awk 'NR == 2 {printf "%.1f", ($3 + $4 + $6 + $8) / 1024}'
   else
     chaos_http "http://localhost:$(service_port "$1")/q/metrics" 2>/dev/null |
-      awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF} END {printf "%.1f", s / 1048576}'
+      awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF; n++} END {if (n) printf "%.1f", s / 1048576}'
   fi
 }
 
-soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mib,lag
-  local t0=$1 csv=$2 t lag name pid rss
-  t=$((SECONDS - t0))
-  lag=$(consumer_lag)
+soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mib (t: seconds since T0, epoch seconds)
+  local t0=$1 csv=$2 t name pid rss
+  t=$(($(date +%s) - t0))
   for name in kafka-broker "${SERVICE_NAMES[@]}"; do
     pid=$(cat "$RUN/pids/$name" 2>/dev/null) || continue
     rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null)
-    echo "$t,$name,$(heap_mib "$name" "$pid"),${rss:-0},$lag" >>"$csv"
+    echo "$t,$name,$(heap_mib "$name" "$pid"),${rss:-0}" >>"$csv"
   done
 }
 
@@ -41,20 +43,33 @@ cmd_soak() {
   campaign_numbers soak "$rate" "$duration" "$every" "$ready_timeout" || return 2
   campaign_start soak "$ready_timeout" "$speedup"
   log "soak: $rate jobs/s for ${duration}s; results in $out"
-  local csv=$out/soak.csv t0=$SECONDS
-  echo "t_s,process,heap_mib,rss_mib,consumer_lag" >"$csv"
+  local csv=$out/soak.csv lags=$out/lag.csv t0
+  t0=$(date +%s)
+  echo "t_s,process,heap_mib,rss_mib" >"$csv"
+  echo "t_s,consumer_lag" >"$lags"
+  local login=-
+  [ ! -f "$KAFKA_USERS" ] || login=$RUN/security/kafka-admin.properties
+  java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "$RUN_MARK" -cp "$ROOT/embedded-kafka/target/lib/*" \
+    "$ROOT/bench/LagSampler.java" "localhost:$KAFKA_PORT" "$login" "$every" "$t0" "$lags" 2>"$out/lag-sampler.log" &
+  PIDS+=($!)
+  # --wrap: the Philly trace's 52,849 jobs last 264 s at 200 jobs/s; a longer soak goes round it with new job ids.
   cli replay --bootstrap "localhost:$KAFKA_PORT" --trace philly --speedup "$speedup" --service-events "$EVENTS" \
-    --jobs $((rate * duration)) --rate "$rate" --exit-when-done --timeout-s $((duration * 3 + 600)) \
+    --jobs $((rate * duration)) --wrap --rate "$rate" --exit-when-done --timeout-s $((duration * 3 + 600)) \
     --summary "$out/replay.json" >"$out/replay.log" 2>&1 &
   local replay=$!
   PIDS+=("$replay")
+  local next
   while kill -0 "$replay" 2>/dev/null; do
+    next=$(($(date +%s) + every))
     soak_sample "$t0" "$csv"
-    sleep "$every"
+    # Every --every-s from the start of one sample to the next, however long a sample takes.
+    while [ "$(date +%s)" -lt "$next" ] && kill -0 "$replay" 2>/dev/null; do sleep 1; done
   done
   soak_sample "$t0" "$csv"
+  # One more lag look after the last job ended.
+  sleep "$every"
   cp "$EVENTS" "$out/supervisor.log"
   local rc=0
-  java -cp "$CLI_JAR" "$ROOT/bench/SoakChart.java" "$csv" "$out/replay.json" "$out/soak.png" "$out/soak.json" || rc=1
+  java -cp "$CLI_JAR" "$ROOT/bench/SoakChart.java" "$csv" "$lags" "$out/replay.json" "$out/soak.png" "$out/soak.json" || rc=1
   stop_all "$rc"
 }

@@ -56,8 +56,7 @@ public final class ReplayCommand implements GantryCli.Command {
         Trace trace = o.trace().loader().load(o.file(), o.shape());
         List<JobRequest> jobs = new ArrayList<>(trace.jobs());
         jobs.sort(Comparator.comparingDouble(JobRequest::submitTime));
-        int from = Math.min(o.skip(), jobs.size());
-        jobs = jobs.subList(from, (int) Math.min((long) from + o.jobs(), jobs.size()));
+        jobs = slice(jobs, o.skip(), o.jobs(), o.wrap());
         if (jobs.isEmpty()) {
             System.err.println("gantry replay: no jobs in " + o.file());
             return 1;
@@ -100,6 +99,29 @@ public final class ReplayCommand implements GantryCli.Command {
         Runtime.getRuntime().removeShutdownHook(printer);
         printSummary(o, tally, events, started);
         return tally.allDone() ? 0 : 1;
+    }
+
+    /**
+     * The {@code n} jobs after the first {@code skip} of {@code sorted} (in arrival order). With {@code wrap}, a trace
+     * that runs out starts over (a soak runs longer than any trace lasts at its rate): pass k, from 2, replays the same
+     * jobs as {@code <id>-passk}, one trace span later, so that no job id repeats.
+     */
+    static List<JobRequest> slice(List<JobRequest> sorted, int skip, int n, boolean wrap) {
+        List<JobRequest> rest = sorted.subList(Math.min(skip, sorted.size()), sorted.size());
+        if (!wrap || n <= rest.size() || rest.isEmpty()) {
+            return rest.subList(0, Math.min(n, rest.size()));
+        }
+        double span = rest.get(rest.size() - 1).submitTime() - rest.get(0).submitTime() + 1;
+        List<JobRequest> out = new ArrayList<>(rest);
+        for (int pass = 2; out.size() < n; pass++) {
+            double shift = (pass - 1) * span;
+            for (int i = 0; i < rest.size() && out.size() < n; i++) {
+                JobRequest j = rest.get(i);
+                out.add(new JobRequest(j.id() + "-pass" + pass, j.user(), j.tasks(), j.perTask(),
+                        j.submitTime() + shift, j.priority(), j.predictedDurationS(), j.trueDurationS()));
+            }
+        }
+        return out;
     }
 
     /** A submission and its arrival time in trace seconds; {@code target} is a real job's target test accuracy. */

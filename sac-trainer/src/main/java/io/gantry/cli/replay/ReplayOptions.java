@@ -12,16 +12,18 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /** The flags of {@code gantry replay}; every bad flag is an {@link IllegalArgumentException} naming it. */
-record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, double speedup, double rate,
-                     boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape, Path serviceEvents,
-                     int realJobs, long realSeed) {
+record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int skip, int jobs, boolean wrap,
+                     double speedup, double rate, boolean exitWhenDone, Path summary, double timeoutS, NodeShape shape,
+                     Path serviceEvents, int realJobs, long realSeed) {
 
     static final String USAGE = """
             usage: gantry replay [--bootstrap HOST:PORT] [--trace openb|philly|pollux|pai2020] [--trace-file PATH]
-                                 [--skip N] [--jobs N] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done] [--summary FILE]
-                                 [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB] [--service-events FILE]
-                                 [--real-jobs N] [--real-seed S]
+                                 [--skip N] [--jobs N] [--wrap] [--speedup X] [--rate JOBS_PER_S] [--exit-when-done]
+                                 [--summary FILE] [--timeout-s S] [--node-shape GPUS,VCPUS,MEM_GIB]
+                                 [--service-events FILE] [--real-jobs N] [--real-seed S]
               --skip N      leave out the first N jobs (in arrival order), e.g. to replay a later slice
+              --wrap        when --jobs N is more than the trace holds after --skip, start over: pass k (from 2)
+                            replays the same jobs as <job id>-passk, one trace span later, so no job id repeats
               --speedup X   trace seconds per wall-clock second (arrivals and the simulated cluster alike)
               --rate R      ignore the trace's arrival times and submit R jobs per second (0 = as fast as possible)
               --real-jobs N mix N real training jobs (training-model RealJobSet: a CNN on digits, MLPs on iris,
@@ -42,6 +44,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         Path traceFile = null;
         int skip = 0;
         int jobs = Integer.MAX_VALUE;
+        boolean wrap = false;
         double speedup = 20_000;
         double rate = -1;
         boolean exitWhenDone = false;
@@ -51,7 +54,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
         Path serviceEvents = null;
         int realJobs = 0;
         long realSeed = 1;
-        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--exit-when-done"))) {
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--exit-when-done", "--wrap"))) {
             String flag = f.name();
             String v = f.value();
             switch (flag) {
@@ -60,6 +63,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
                 case "--trace-file" -> traceFile = Path.of(v);
                 case "--skip" -> skip = (int) nonNegative(flag, v);
                 case "--jobs" -> jobs = positiveInt(flag, v);
+                case "--wrap" -> wrap = true;
                 case "--speedup" -> speedup = positive(flag, v);
                 case "--rate" -> rate = nonNegative(flag, v);
                 case "--exit-when-done" -> exitWhenDone = true;
@@ -78,7 +82,7 @@ record ReplayOptions(String bootstrap, TraceFormat trace, Path traceFile, int sk
             }
         }
         traceFile = FlagValues.traceFile(trace, traceFile);
-        return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, speedup, rate, exitWhenDone, summary, timeoutS,
+        return new ReplayOptions(bootstrap, trace, traceFile, skip, jobs, wrap, speedup, rate, exitWhenDone, summary, timeoutS,
                 shape, serviceEvents, realJobs, realSeed);
     }
 

@@ -214,6 +214,19 @@ class SacAgentTest {
         }
     }
 
+    @Test
+    void updatesLeaveNoNativeArraysBehind() {
+        try (SacAgent a = SacAgent.create(SacSettings.DEFAULT, 51)) {
+            // The first update creates the optimisers' state; after it, an update holds what it allocates only briefly.
+            a.update(fixedBatch(16, 1));
+            int held = a.nativeArrays();
+            for (int i = 0; i < 5; i++) {
+                a.update(fixedBatch(16, 2 + i));
+            }
+            assertEquals(held, a.nativeArrays());
+        }
+    }
+
     private static List<Transition> fixedBatch(int n, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         List<Transition> out = new ArrayList<>();
