@@ -62,7 +62,7 @@ public final class LiveEngine {
     private final Map<String, PendingJob> pending = new LinkedHashMap<>();
     private final Map<String, LiveStint> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
-    private final Map<String, LiveStint> stopping = new HashMap<>();
+    private final StoppingJobs stopping = new StoppingJobs();
     /**
      * Every job id ever queued, with its {@code JobTuned}'s event id ("" when restored without one): a redelivered
      * submission is never queued twice, and a new submission that reuses a job's id is refused.
@@ -329,7 +329,7 @@ public final class LiveEngine {
             running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
             decisions.add(Decisions.started(now, p.job(), started.nodes(), p.remainingDurationS(), policy, policyVersion,
-                    p.attempt(), LiveStint.stopsBefore(stopping, started.nodes(), stoppedNow),
+                    p.attempt(), stopping.stopsBefore(started.nodes(), stoppedNow),
                     devices == null ? List.of() : devices.devicesOf(p.job().jobId())));
         }
         return new SchedulingOutcome(decisions, rejections, stops);
