@@ -35,11 +35,33 @@ export function looksLikeToken(text) {
   return /^[\w-]+\.[\w-]+\.[\w-]+$/.test(text);
 }
 
+/** A token's claims as the page can read them (the signature is the server's to check); null if unreadable. */
+function tokenClaims(token) {
+  try {
+    const claims = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')));
+    return claims && typeof claims === 'object' ? claims : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The name the server takes from a token (smallrye-jwt's principal: upn, else preferred_username, else sub). */
 export function tokenUser(token) {
-  const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-  const claims = JSON.parse(atob(payload));
+  const claims = tokenClaims(token) ?? {};
   return claims.upn ?? claims.preferred_username ?? claims.sub ?? '';
+}
+
+/**
+ * Why the studio answered 401 to a call with this token, in words a user can act on: the server says only 401, but
+ * an expired token and one this Gantry did not sign call for different fixes.
+ */
+export function tokenRefusal(token, nowMs = Date.now()) {
+  const claims = tokenClaims(token);
+  if (!claims) return 'that is not a token: its middle part is not readable claims';
+  if (typeof claims.exp === 'number' && claims.exp * 1000 <= nowMs) {
+    return `your token expired at ${new Date(claims.exp * 1000).toISOString().replace('.000Z', 'Z')}`;
+  }
+  return 'the studio did not accept your token: it was not signed with this Gantry\'s key, or is for another issuer';
 }
 
 /** The identity headers of one call: the token if signed in with one, else the typed name. */
@@ -60,19 +82,23 @@ export class ApiError extends Error {
 
 let onUnauthorized = () => {};
 
-/** What the page does when the API answers 401 (no token, or an expired one): say so instead of failing silently. */
+/**
+ * What the page does when the API answers 401 (no token, or one refused): say so instead of failing silently. The
+ * handler gets the error and the token the call was made with ('' for none).
+ */
 export function whenUnauthorized(handler) {
   onUnauthorized = handler;
 }
 
 async function call(method, path, body, accept = 'application/json') {
-  const headers = { Accept: accept, ...identityHeaders(currentToken(), currentUser()) };
+  const token = currentToken();
+  const headers = { Accept: accept, ...identityHeaders(token, currentUser()) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const isJson = (res.headers.get('Content-Type') || '').includes('json');
   const parsed = isJson && text ? JSON.parse(text) : text;
-  if (res.status === 401) onUnauthorized(new ApiError(401, isJson ? parsed : { reason: text || res.statusText }));
+  if (res.status === 401) onUnauthorized(new ApiError(401, isJson ? parsed : { reason: text || res.statusText }), token);
   if (!res.ok) throw new ApiError(res.status, isJson ? parsed : { reason: text || res.statusText });
   return parsed;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { identityHeaders, looksLikeToken, tokenUser } from './api.js';
+import { identityHeaders, looksLikeToken, tokenRefusal, tokenUser } from './api.js';
 
 // A token's parts as ./gantry token writes them: base64url header, claims, signature (not checked by the page).
 const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -22,4 +22,14 @@ test('a token goes as a bearer token alone; without one the typed name goes in X
   assert.deepEqual(identityHeaders('t.o.k', 'alice'), { Authorization: 'Bearer t.o.k' });
   assert.deepEqual(identityHeaders('', 'alice'), { 'X-Gantry-User': 'alice' });
   assert.deepEqual(identityHeaders('', ''), {});
+});
+
+test('a refused token is explained: unreadable, expired (with when), or not this Gantry\'s', () => {
+  const now = Date.parse('2026-12-03T15:00:00Z');
+  assert.equal(tokenRefusal(token({ upn: 'alice', exp: now / 1000 - 60 }), now),
+    'your token expired at 2026-12-03T14:59:00Z');
+  assert.match(tokenRefusal(token({ upn: 'alice', exp: now / 1000 + 3600 }), now), /not signed with this Gantry's key/);
+  assert.match(tokenRefusal(token({ upn: 'alice' }), now), /not signed with this Gantry's key/);
+  assert.match(tokenRefusal('a.b.c', now), /not a token/);
+  assert.equal(tokenUser('a.b.c'), '', 'an unreadable token names no one (the page shows no user for it)');
 });

@@ -1,6 +1,9 @@
 // The studio page: sign-in box, the user's standing, and three views (designer, jobs, one run) by URL hash.
 import './style.css';
-import { api, currentUser, looksLikeToken, setCurrentUser, setToken, signOut, whenUnauthorized } from './api.js';
+import {
+  api, currentToken, currentUser, looksLikeToken, setCurrentUser, setToken, signOut, tokenRefusal, tokenUser,
+  whenUnauthorized,
+} from './api.js';
 import { createDesigner } from './designer.js';
 import { showJobs, showRun } from './runs.js';
 import { el } from './ui.js';
@@ -35,6 +38,11 @@ function setUpSignIn() {
     const name = input.value.trim();
     $('#main-error').textContent = '';
     if (looksLikeToken(name)) {
+      // A token that names no user would leave the tab signed in as no one, calling nothing: say so now.
+      if (!tokenUser(name)) {
+        $('#main-error').textContent = refusedMessage(name);
+        return;
+      }
       setToken(name);
       input.value = currentUser();
       refreshMe();
@@ -57,10 +65,26 @@ function setUpSignIn() {
     refreshMe();
     route();
   });
-  whenUnauthorized((err) => {
-    $('#main-error').textContent = `Not signed in, or your token has expired (${err.message}): `
-      + 'paste the token ./gantry up printed into the sign-in box.';
+  whenUnauthorized((err, token) => {
+    if (!token) {
+      $('#main-error').textContent = `Not signed in (${err.message}): `
+        + 'paste the token ./gantry up printed into the sign-in box.';
+      return;
+    }
+    // A refused token signs the tab out: the page must not go on showing its user as signed in.
+    if (token === currentToken()) {
+      signOut();
+      input.value = '';
+      refreshMe();
+      route();
+    }
+    $('#main-error').textContent = refusedMessage(token);
   });
+}
+
+function refusedMessage(token) {
+  return `Token refused: ${tokenRefusal(token)}. Paste a fresh one (./gantry token NAME, or the one ./gantry up `
+    + 'printed) into the sign-in box.';
 }
 
 /** The signed-in user's fair-share priority and usage, from priority-accounting through the studio. */
@@ -82,7 +106,9 @@ async function refreshMe() {
     ' · used ', el('span', { id: 'me-usage' }, u ? `${num(u.gpuSeconds ?? u.decayedGpuSeconds, 0)} GPU-s, `
       + `${num(u.cpuSeconds, 0)} CPU-s` : 'nothing yet'));
   } catch (err) {
-    box.textContent = `Signed in as ${currentUser()} (${err.message})`;
+    // A refused token has signed the tab out already (whenUnauthorized), and this box says so.
+    if (err.status === 401 && !currentUser()) return;
+    box.textContent = `${err.status === 401 ? 'Not signed in as' : 'Signed in as'} ${currentUser()} (${err.message})`;
   }
 }
 

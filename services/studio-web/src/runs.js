@@ -11,10 +11,12 @@ export function showJobs(root, { open }) {
   let stopped = false;
   const tick = async () => {
     if (stopped) return;
+    // An answer after the list was left (another view, or signed out by a refused token) must not draw over it.
     try {
-      render(await api.runs());
+      const runs = await api.runs();
+      if (!stopped) render(runs);
     } catch (err) {
-      root.replaceChildren(el('p', { class: 'error' }, `Could not list runs: ${err.message}`));
+      if (!stopped) root.replaceChildren(el('p', { class: 'error' }, `Could not list runs: ${err.message}`));
     }
     if (!stopped) setTimeout(tick, POLL_MS);
   };

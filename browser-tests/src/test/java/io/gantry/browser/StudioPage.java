@@ -42,10 +42,37 @@ final class StudioPage {
     }
 
     void signIn(String user) {
+        signIn(user, user);
+    }
+
+    /** Signs in with {@code typed} (a user name, or a token of {@code user}); waits until the page shows the user. */
+    void signIn(String typed, String user) {
+        typeSignIn(typed);
+        await(Duration.ofSeconds(20), d -> d.findElement(By.id("me")).getText().startsWith(user));
+    }
+
+    /** Types a user name or pastes a token into the sign-in box and presses Enter; waits for nothing. */
+    void typeSignIn(String text) {
         WebElement name = driver.findElement(By.id("user-name"));
         name.clear();
-        name.sendKeys(user, Keys.ENTER);
-        await(Duration.ofSeconds(20), d -> d.findElement(By.id("me")).getText().startsWith(user));
+        name.sendKeys(text, Keys.ENTER);
+    }
+
+    /** What the sign-in box's neighbour says about the user: their standing, or that no one is signed in. */
+    String me() {
+        return driver.findElement(By.id("me")).getText();
+    }
+
+    /** The message under the header (a refused sign-in, a service not answering); empty when there is none. */
+    String mainError() {
+        return driver.findElement(By.id("main-error")).getText();
+    }
+
+    /** The run ids the job list shows now (read in one script: the list redraws every 2 s). */
+    @SuppressWarnings("unchecked")
+    List<String> listedRuns() {
+        return (List<String>) driver.executeScript("return [...document.querySelectorAll("
+                + "'#jobs-table tr[data-run-id]')].map(r => r.dataset.runId)");
     }
 
     /** Drags a palette item onto the canvas at (x, y) from the canvas's top left; returns the new layer's id. */

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -53,6 +54,26 @@ public final class TopicProbe implements AutoCloseable {
             producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("cannot send to " + topic, e);
+        }
+    }
+
+    /**
+     * One record to {@code topic} from a producer of its own that logs in with {@code auth} and waits at most
+     * {@code maxBlock} for metadata: how a test tries a login or an ACL. A refusal is thrown as Kafka's own exception
+     * (a {@code TimeoutException}, {@code SaslAuthenticationException}, {@code TopicAuthorizationException}, ...), not
+     * wrapped in the future's {@code ExecutionException}.
+     */
+    public static void sendOnce(String bootstrap, Map<String, Object> auth, Duration maxBlock, String topic, String key)
+            throws Exception {
+        Map<String, Object> p = new HashMap<>(auth);
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) maxBlock.toMillis());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p)) {
+            producer.send(new ProducerRecord<>(topic, key, "{}")).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
         }
     }
 

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -87,7 +89,9 @@ public final class ReplayCommand implements GantryCli.Command {
             follower.setDaemon(true);
             follower.start();
             progress.start();
-            submit(plan, o, producer, tally);
+            submit(plan, o, e -> producer.send(
+                    new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e))), tally);
+            producer.flush();
             long deadline = System.nanoTime() + (long) Math.min(o.timeoutS() * 1e9, Long.MAX_VALUE / 2);
             while (!(o.exitWhenDone() && tally.allDone()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -124,8 +128,13 @@ public final class ReplayCommand implements GantryCli.Command {
         return out;
     }
 
-    /** A submission and its arrival time in trace seconds; {@code target} is a real job's target test accuracy. */
-    record Planned(double submitTimeS, JobSubmitted event, Double target) {
+    /**
+     * A submission and its arrival time in trace seconds; {@code target} is a real job's target test accuracy.
+     * {@code eventAt} makes the event when it is sent, stamped with that instant: its {@code occurredAt} is the time
+     * the job waits from (job-tuner passes it on as {@code submittedAt}), so a stamp taken when planning would add the
+     * replay's own pacing to every submit-to-bind latency.
+     */
+    record Planned(double submitTimeS, Function<Instant, JobSubmitted> eventAt, Double target) {
     }
 
     /**
@@ -138,25 +147,30 @@ public final class ReplayCommand implements GantryCli.Command {
         int k = 0;
         for (int i = 0; i < jobs.size(); i++) {
             JobRequest j = jobs.get(i);
-            plan.add(new Planned(j.submitTime(), toEvent(j), null));
+            plan.add(new Planned(j.submitTime(), at -> toEvent(j, at), null));
             while (k < real.size() && (long) (k + 1) * jobs.size() / (real.size() + 1) <= i) {
-                plan.add(new Planned(j.submitTime(), realEvent(k, real.get(k)), real.get(k).target()));
+                int index = k;
+                RealJobSet.RealJob r = real.get(k);
+                plan.add(new Planned(j.submitTime(), at -> realEvent(index, r, at), r.target()));
                 k++;
             }
         }
         return plan;
     }
 
-    static JobSubmitted realEvent(int k, RealJobSet.RealJob r) {
+    static JobSubmitted realEvent(int k, RealJobSet.RealJob r, Instant sentAt) {
         String id = String.format(Locale.ROOT, "real-%03d-%s", k, r.name());
         // No durationS: it runs as long as its training takes. Tuning as the user allows by default.
-        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), id, r.user(), r.name(), null,
+        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, sentAt, id, r.user(), r.name(), null,
                 1, r.perTask(), null, null, null, null, true, r.spec());
     }
 
-    /** Publishes each job at its (accelerated) arrival time, or at a fixed rate when {@code --rate} is given. */
-    private static void submit(List<Planned> jobs, ReplayOptions o, KafkaProducer<String, String> producer,
-                               LifecycleTally tally) throws InterruptedException {
+    /**
+     * Hands each job to {@code send} at its (accelerated) arrival time, or at a fixed rate when {@code --rate} is
+     * given, stamped with the moment it is handed over.
+     */
+    static void submit(List<Planned> jobs, ReplayOptions o, Consumer<JobSubmitted> send, LifecycleTally tally)
+            throws InterruptedException {
         double t0 = jobs.get(0).submitTimeS();
         long wallStart = System.nanoTime();
         for (int i = 0; i < jobs.size(); i++) {
@@ -166,21 +180,20 @@ public final class ReplayCommand implements GantryCli.Command {
             if (waitNs > 1_000_000) {
                 Thread.sleep(waitNs / 1_000_000, (int) (waitNs % 1_000_000));
             }
-            JobSubmitted e = p.event();
+            JobSubmitted e = p.eventAt().apply(Instant.now());
             tally.submitted(e.jobId());
             if (p.target() != null) {
                 tally.real(e.jobId(), p.target(), e.training().target().metric());
             }
-            producer.send(new ProducerRecord<>(Topics.JOBS_SUBMITTED, e.key(), EventCodec.encode(e)));
+            send.accept(e);
         }
-        producer.flush();
     }
 
-    static JobSubmitted toEvent(JobRequest j) {
+    static JobSubmitted toEvent(JobRequest j, Instant sentAt) {
         var r = j.perTask();
         // The Alibaba trace has no users; its loader names the QoS class as the tenant. Never blank on the wire.
         String user = j.user() == null || j.user().isBlank() ? "unknown" : j.user();
-        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(), j.id(), user, j.id(), null,
+        return new JobSubmitted(Events.newId(), GantryEvent.SCHEMA_VERSION, sentAt, j.id(), user, j.id(), null,
                 j.tasks(), new ResourceAmounts(r.gpuMilli(), r.cpuMilli(), r.memoryMib()), null, null,
                 Double.isFinite(j.trueDurationS()) ? j.trueDurationS() : null, null);
     }

@@ -105,7 +105,7 @@ class LifecycleTallyTest {
     void everyRealJobOfTheSetIsAValidSubmissionWithItsSeed() {
         List<RealJobSet.RealJob> set = RealJobSet.first(8, 1);
         for (int k = 0; k < set.size(); k++) {
-            JobSubmitted e = ReplayCommand.realEvent(k, set.get(k));
+            JobSubmitted e = ReplayCommand.realEvent(k, set.get(k), Instant.now());
             assertEquals(e, EventCodec.decode(EventCodec.encode(e)));
             assertEquals(1 + k, e.training().seed());
             assertEquals(null, e.durationS(), "a real job runs as long as its training takes");

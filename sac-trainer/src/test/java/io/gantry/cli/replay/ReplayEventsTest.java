@@ -14,6 +14,7 @@ import io.gantry.scheduling.trace.TraceFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -68,7 +69,7 @@ class ReplayEventsTest {
             assertTrue(!trace.jobs().isEmpty() && trace.badRows().isEmpty(), file + " read whole");
             List<String> invalid = new ArrayList<>();
             for (JobRequest j : trace.jobs()) {
-                JobSubmitted e = ReplayCommand.toEvent(j);
+                JobSubmitted e = ReplayCommand.toEvent(j, Instant.now());
                 List<Violation> v = e.violations();
                 if (!v.isEmpty() && invalid.size() < 10) {
                     invalid.add(j.id() + ": " + v);

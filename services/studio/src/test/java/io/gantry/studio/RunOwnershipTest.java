@@ -38,9 +38,12 @@ class RunOwnershipTest {
         as(BOB).header("X-Gantry-User", "alice").get("/api/runs/" + runId).then().statusCode(403)
                 .body("field", equalTo("X-Gantry-User")).body("reason", containsString("the token's own user ('bob')"));
         as(BOB).header("X-Gantry-User", "alice").get("/api/me").then().statusCode(403);
-        // A token without the role user is not a studio user; a forged one is refused before anything.
+        // A token without the role user is not a studio user; a forged, an expired or another key's one is refused
+        // before anything.
         as(TestTokens.operator()).get("/api/runs").then().statusCode(403).body("field", equalTo("Authorization"));
         as(TestTokens.token("alice", List.of("user")) + "x").get("/api/runs").then().statusCode(401);
+        as(TestTokens.expired("alice")).get("/api/runs").then().statusCode(401);
+        as(TestTokens.signedWithAnotherKey("alice")).get("/api/runs").then().statusCode(401);
 
         // Alice's token still cancels her own run; the run stays hers.
         as(ALICE).post("/api/runs/" + runId + "/cancel").then().statusCode(202);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -42,14 +43,42 @@ public final class TestTokens {
 
     public static String token(String subject, List<String> groups) {
         long now = Instant.now().getEpochSecond();
-        String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\"}";
-        String claims = "{\"iss\":\"" + ISSUER + "\",\"sub\":\"" + subject + "\",\"upn\":\"" + subject + "\",\"iat\":" + now
-                + ",\"exp\":" + (now + 3600) + ",\"groups\":["
+        return signed(claims(subject, groups, now, now + 3600), testKey());
+    }
+
+    /**
+     * A token of role {@code user}, signed with the test key, whose {@code exp} passed ten minutes ago (well past
+     * smallrye-jwt's clock skew allowance, 60 s by default).
+     */
+    public static String expired(String user) {
+        long now = Instant.now().getEpochSecond();
+        return signed(claims(user, List.of(Roles.USER), now - 4200, now - 600), testKey());
+    }
+
+    /** A token of role {@code user}, valid for an hour, but signed with a key of its own that no service trusts. */
+    public static String signedWithAnotherKey(String user) {
+        long now = Instant.now().getEpochSecond();
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048);
+            return signed(claims(user, List.of(Roles.USER), now, now + 3600), g.generateKeyPair().getPrivate());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String claims(String subject, List<String> groups, long issuedAt, long expires) {
+        return "{\"iss\":\"" + ISSUER + "\",\"sub\":\"" + subject + "\",\"upn\":\"" + subject + "\",\"iat\":" + issuedAt
+                + ",\"exp\":" + expires + ",\"groups\":["
                 + groups.stream().map(g -> "\"" + g + "\"").collect(Collectors.joining(",")) + "]}";
+    }
+
+    private static String signed(String claims, PrivateKey key) {
+        String header = "{\"alg\":\"RS256\",\"typ\":\"JWT\"}";
         String signed = b64(header.getBytes(StandardCharsets.UTF_8)) + "." + b64(claims.getBytes(StandardCharsets.UTF_8));
         try {
             Signature s = Signature.getInstance("SHA256withRSA");
-            s.initSign(privateKey());
+            s.initSign(key);
             s.update(signed.getBytes(StandardCharsets.US_ASCII));
             return signed + "." + b64(s.sign());
         } catch (GeneralSecurityException e) {
@@ -68,13 +97,15 @@ public final class TestTokens {
         }
     }
 
-    private static PrivateKey privateKey() throws GeneralSecurityException {
+    private static PrivateKey testKey() {
         try (InputStream in = resource("private.pem")) {
             String pem = new String(in.readAllBytes(), StandardCharsets.US_ASCII)
                     .replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
             return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(pem)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
         }
     }
 
