@@ -175,6 +175,13 @@ public final class JobRunner {
                     + "whole training split%n", spec.batchSize(), data.train().size(), spec.dataset());
         }
         String user = args.user();
+        Path done = args.checkpointDir().resolve("result-" + args.attempt() + ".json");
+        if (Files.exists(done)) {
+            // Restarted after its training ended (a re-tune that came too late): the result is out already.
+            log.printf(Locale.ROOT, "job-runner: job %s attempt %d finished before; %s is its result%n", args.jobId(),
+                    args.attempt(), done.getFileName());
+            return 0;
+        }
         try (Training training = new Training(spec, data, args.checkpointDir())) {
             boolean resumed = training.resumeFromNewest();
             log.printf(Locale.ROOT, "job-runner: job %s attempt %d, model %s on %s, batch size %d, %s%n", args.jobId(),

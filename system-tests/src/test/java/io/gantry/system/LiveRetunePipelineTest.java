@@ -46,11 +46,12 @@ class LiveRetunePipelineTest {
     private static final Path ROOT = Path.of(System.getProperty("gantry.root", "..")).toAbsolutePath().normalize();
     private static final Path RUNNER = ROOT.resolve("job-runner/target/job-runner-0.1.0-SNAPSHOT.jar");
     private static final String JOB = "retune-digits";
-    private static final int FIRST_BATCH = 16;
+    /** Batch 8 at a small rate: epochs of about a second and many of them to the target, so the re-tune lands early. */
+    private static final int FIRST_BATCH = 8;
     private static final int RETUNED_BATCH = 64;
     /** A CNN no built-in profile run measured (6 filters): the one-time tuner leaves it as submitted. */
-    private static final TrainingSpec SPEC = new TrainingSpec(RealJobSet.cnn(6), "digits", "adam", 0.005, FIRST_BATCH,
-            20, 2121L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.95));
+    private static final TrainingSpec SPEC = new TrainingSpec(RealJobSet.cnn(6), "digits", "adam", 0.001, FIRST_BATCH,
+            60, 2121L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.95));
 
     @Test
     void aRealJobReTunedWhileItRunsChangesBatchSizeResumesFromItsCheckpointAndReachesItsTarget() throws Exception {

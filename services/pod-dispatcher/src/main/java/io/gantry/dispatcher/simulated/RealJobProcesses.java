@@ -144,8 +144,9 @@ public final class RealJobProcesses {
         Run current = active.get(job.jobId());
         Run queued = waiting.stream().filter(r -> r.job.jobId().equals(job.jobId())).findFirst().orElse(null);
         Run old = queued != null ? queued : current;
-        if (old == null || old.stopped || closed) {
-            return false;
+        if (old == null || old.stopped || closed || Files.exists(jobDir(job.jobId())
+                .resolve("checkpoints/result-" + job.attempt() + ".json"))) {
+            return false; // nothing to restart: not here, or its training is over (its result is written)
         }
         if (queued != null) {
             waiting.remove(queued);
