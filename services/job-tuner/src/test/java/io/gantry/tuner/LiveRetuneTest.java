@@ -12,11 +12,9 @@ import io.gantry.events.JobProgress;
 import io.gantry.events.JobResult;
 import io.gantry.events.JobSubmitted;
 import io.gantry.events.JobTuned;
-import io.gantry.events.ModelGraph;
 import io.gantry.events.ResourceAmounts;
 import io.gantry.events.Topics;
 import io.gantry.events.TrainingSpec;
-import io.gantry.events.TrainingTarget;
 import io.gantry.events.TuningOptions;
 import io.gantry.kafka.KafkaBrokerTestResource;
 import io.gantry.kafka.TopicProbe;
@@ -26,7 +24,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,16 +37,9 @@ class LiveRetuneTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    /** An MLP on iris with {@code hidden} units: each test its own model, so measured runs do not mix. */
+    /** An MLP on iris with {@code hidden} units (each test its own model, so measured runs do not mix), SGD. */
     private static TrainingSpec spec(int hidden) {
-        return new TrainingSpec(new ModelGraph(List.of(
-                new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
-                new ModelGraph.Layer("fc1", "Linear", Map.of("units", hidden)),
-                new ModelGraph.Layer("relu", "ReLU", Map.of()),
-                new ModelGraph.Layer("out", "Output", Map.of("units", 3))),
-                List.of(new ModelGraph.Edge("in", "fc1"), new ModelGraph.Edge("fc1", "relu"),
-                        new ModelGraph.Edge("relu", "out"))),
-                "iris", "sgd", 0.05, 16, 30, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
+        return RealJobTuningPipelineTest.spec(hidden, 16, 0.05, 30);
     }
 
     private static JobTuned submitAndAwaitTuned(TopicProbe probe, String id, TrainingSpec s, TuningOptions tuning) {
