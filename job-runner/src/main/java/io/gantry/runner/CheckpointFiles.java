@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  */
 final class CheckpointFiles {
 
-    static final String MAGIC = "gantry-checkpoint-1";
+    /** Version 2 lists each epoch's batch size after the optimiser state; version 1 files are still read. */
+    static final String MAGIC = "gantry-checkpoint-2";
+    static final String MAGIC_V1 = "gantry-checkpoint-1";
     private static final Comparator<Path> BY_NAME = Comparator.comparing(p -> p.getFileName().toString());
 
     /** Writes a checkpoint's body after the magic line. */

@@ -175,11 +175,21 @@ public final class JobRunner {
                     + "whole training split%n", spec.batchSize(), data.train().size(), spec.dataset());
         }
         String user = args.user();
+        Path done = args.checkpointDir().resolve("result-" + args.attempt() + ".json");
+        if (Files.exists(done)) {
+            // Restarted after its training ended (a re-tune that came too late): the result is out already.
+            log.printf(Locale.ROOT, "job-runner: job %s attempt %d finished before; %s is its result%n", args.jobId(),
+                    args.attempt(), done.getFileName());
+            return 0;
+        }
         try (Training training = new Training(spec, data, args.checkpointDir())) {
             boolean resumed = training.resumeFromNewest();
-            log.printf(Locale.ROOT, "job-runner: job %s attempt %d, model %s on %s, %s%n", args.jobId(),
-                    args.attempt(), spec.modelKey(), Datasets.describe(data),
+            log.printf(Locale.ROOT, "job-runner: job %s attempt %d, model %s on %s, batch size %d, %s%n", args.jobId(),
+                    args.attempt(), spec.modelKey(), Datasets.describe(data), spec.batchSize(),
                     resumed ? "resumed from " + CheckpointFiles.newest(args.checkpointDir()).orElseThrow().getFileName()
+                            + " after epoch(s) at batch size " + training.epochBatchSizes()
+                            + (training.batchSize() != Math.min(spec.batchSize(), data.train().size())
+                            ? "; the epoch in progress ends at batch size " + training.batchSize() : "")
                             : "from scratch");
             Reporter reporter = new Reporter(args.jobId(), user, args.attempt(), sink);
             Training.Outcome outcome = training.run(stop, reporter);
@@ -195,7 +205,7 @@ public final class JobRunner {
                     args.jobId(), user, args.attempt(), test.accuracy(), test.loss(), test.confusion(),
                     s.targetReachedEpoch(), s.epochsDone(), ProcessStats.peakRssBytes(), ProcessStats.cpuSeconds(),
                     ProcessStats.wallSeconds(), reporter.meanSamplesPerSecond(), spec.modelKey(), training.batchSize(),
-                    spec.learningRate(), spec.optimizer(), spec.target());
+                    spec.learningRate(), spec.optimizer(), spec.target(), training.epochBatchSizes());
             sink.sendAndWait(result);
             Files.createDirectories(args.checkpointDir());
             Files.writeString(args.checkpointDir().resolve("result-" + args.attempt() + ".json"),
@@ -286,7 +296,7 @@ public final class JobRunner {
             Double accuracy = s.testAccuracy() != null && epochEnded ? s.testAccuracy() : s.validationAccuracy();
             sink.send(new JobProgress(eventId, GantryEvent.SCHEMA_VERSION, Instant.now(), jobId, user, s.progress(),
                     s.epochsDone(), loss, accuracy, rate, s.globalStep(), loss, s.validationLoss(),
-                    s.validationAccuracy()));
+                    s.validationAccuracy(), s.batchSize()));
         }
 
         /** Training samples per second spent in training steps, this attempt. */

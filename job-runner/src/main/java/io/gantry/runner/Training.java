@@ -43,6 +43,15 @@ import java.util.function.BooleanSupplier;
  * generator (dropout masks) is reseeded from (seed, step) before every step. The optimiser's state (Adam's moments,
  * SGD's momentum) is written with the weights. So after a checkpoint at step boundary k, the resumed run computes
  * exactly the steps k+1... the uninterrupted run computes, with the same inputs, on one thread, in the same order.
+ *
+ * <p>A run resumed with another batch size than its checkpoint's (the job was re-tuned while it ran) changes it at an
+ * epoch boundary: a checkpoint taken mid-epoch finishes that epoch at the checkpoint's batch size, one taken at an
+ * epoch end trains the next epoch at the new one. Each epoch's batch size is kept ({@link #epochBatchSizes()}, in the
+ * checkpoint too). The rules above still hold, so such a run is deterministic for its seed and its sequence of epoch
+ * batch sizes: two runs of one seed re-tuned to the same batch at the same epoch end with the same weights, while a
+ * run that was never re-tuned takes other steps and ends elsewhere. Where a stop lands (mid-epoch or not) decides at
+ * which epoch the new batch size starts, so that sequence, not the time of the re-tune, is what a result depends on.
+ * The new spec's learning rate applies from the first step after the restart.
  */
 final class Training implements AutoCloseable {
 
@@ -55,7 +64,7 @@ final class Training implements AutoCloseable {
     /** Where the run stands. */
     record Status(int epochsDone, int stepInEpoch, int stepsPerEpoch, long globalStep, int plannedEpochs,
                   double epochTrainLoss, Double validationLoss, Double validationAccuracy, Double testAccuracy,
-                  Integer targetReachedEpoch, long samplesThisAttempt, double trainingSeconds) {
+                  Integer targetReachedEpoch, long samplesThisAttempt, double trainingSeconds, int batchSize) {
         double progress() {
             double done = epochsDone + (double) stepInEpoch / Math.max(1, stepsPerEpoch);
             return Math.min(1.0, done / plannedEpochs);
@@ -78,8 +87,12 @@ final class Training implements AutoCloseable {
     private final List<Parameter> trainable = new ArrayList<>();
     private final List<NDArray> moment1 = new ArrayList<>();
     private final List<NDArray> moment2 = new ArrayList<>();
-    private final int batchSize;
-    private final int stepsPerEpoch;
+    /** The spec's batch size (at most the training split): what every epoch from the next boundary on trains at. */
+    private final int specBatchSize;
+    /** The batch size of the epoch in progress: the checkpoint's until an epoch boundary when a re-tune changed it. */
+    private int batchSize;
+    private int stepsPerEpoch;
+    private final List<Integer> epochBatchSizes = new ArrayList<>();
     private final Shape sampleShape;
 
     private int epochsDone;
@@ -99,10 +112,8 @@ final class Training implements AutoCloseable {
         this.spec = spec;
         this.data = data;
         this.checkpointDir = checkpointDir;
-        this.batchSize = Math.min(spec.batchSize(), data.train().size());
-        int rows = data.train().size();
-        // A last batch of one row is left out (a different row each epoch): batch norm cannot train on one sample.
-        this.stepsPerEpoch = rows % batchSize == 1 && rows > 1 ? rows / batchSize : (rows + batchSize - 1) / batchSize;
+        this.specBatchSize = Math.min(spec.batchSize(), data.train().size());
+        useBatchSize(specBatchSize);
         this.sampleShape = new Shape(java.util.Arrays.stream(data.info().inputShape()).asLongStream().toArray());
         this.manager = NDManager.newBaseManager(Device.cpu());
         Engine.getInstance().setRandomSeed(seedOf(spec.seed(), -1));
@@ -118,6 +129,19 @@ final class Training implements AutoCloseable {
                 moment2.add(manager.zeros(w.getShape()));
             }
         }
+    }
+
+    /** Trains at {@code batch} from here on (the start of an epoch, or a resumed run's checkpointed epoch). */
+    private void useBatchSize(int batch) {
+        int rows = data.train().size();
+        batchSize = batch;
+        // A last batch of one row is left out (a different row each epoch): batch norm cannot train on one sample.
+        stepsPerEpoch = rows % batchSize == 1 && rows > 1 ? rows / batchSize : (rows + batchSize - 1) / batchSize;
+    }
+
+    /** The batch size of every epoch trained so far, epoch 1 first (over all attempts). */
+    List<Integer> epochBatchSizes() {
+        return List.copyOf(epochBatchSizes);
     }
 
     /** A seed for position {@code position} of the run: the same for the same seed and position, whatever came before. */
@@ -174,12 +198,14 @@ final class Training implements AutoCloseable {
                 }
             }
             double epochTrainLoss = currentEpochLoss();
+            epochBatchSizes.add(batchSize);
             stepInEpoch = 0;
             epochLossSum = 0;
             epochSamples = 0;
             // Taken after the step counter is reset: before, epochsDone was already counted and stepInEpoch still
             // stood at stepsPerEpoch, so every epoch end reported one epoch too many (2/12 after the first).
             Status atEnd = status(epochTrainLoss);
+            useBatchSize(specBatchSize); // a re-tuned batch size starts at this boundary
             writeCheckpoint();
             listener.progress(atEnd, true);
         }
@@ -193,7 +219,8 @@ final class Training implements AutoCloseable {
     private Status status(double epochTrainLoss) {
         return new Status(epochsDone, stepInEpoch, stepsPerEpoch, globalStep, spec.epochs(), epochTrainLoss,
                 validationLoss, validationAccuracy, testAccuracy, targetReachedEpoch, samplesThisAttempt,
-                trainingSeconds);
+                trainingSeconds, epochBatchSizes.isEmpty() || stepInEpoch > 0 ? batchSize
+                        : epochBatchSizes.get(epochBatchSizes.size() - 1));
     }
 
     private double currentEpochLoss() {
@@ -299,6 +326,10 @@ final class Training implements AutoCloseable {
                 writeArray(out, moment1.get(i));
                 writeArray(out, moment2.get(i));
             }
+            out.writeInt(epochBatchSizes.size());
+            for (int b : epochBatchSizes) {
+                out.writeInt(b);
+            }
         });
     }
 
@@ -310,17 +341,18 @@ final class Training implements AutoCloseable {
         }
         Path newest = found.get();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(newest)))) {
-            if (!CheckpointFiles.MAGIC.equals(in.readUTF())) {
+            String magic = in.readUTF();
+            if (!CheckpointFiles.MAGIC.equals(magic) && !CheckpointFiles.MAGIC_V1.equals(magic)) {
                 throw new IOException(newest + " is not a Gantry checkpoint");
             }
             String key = in.readUTF();
             long seed = in.readLong();
             int batch = in.readInt();
-            if (!key.equals(spec.modelKey()) || seed != spec.seed() || batch != batchSize) {
-                throw new IOException(newest + " belongs to another run (model " + key + ", seed " + seed + ", batch "
-                        + batch + "; this run: model " + spec.modelKey() + ", seed " + spec.seed() + ", batch "
-                        + batchSize + ")");
+            if (!key.equals(spec.modelKey()) || seed != spec.seed()) {
+                throw new IOException(newest + " belongs to another run (model " + key + ", seed " + seed
+                        + "; this run: model " + spec.modelKey() + ", seed " + spec.seed() + ")");
             }
+            useBatchSize(batch);
             epochsDone = in.readInt();
             stepInEpoch = in.readInt();
             globalStep = in.readLong();
@@ -341,6 +373,7 @@ final class Training implements AutoCloseable {
                 readArray(in, moment1.get(i));
                 readArray(in, moment2.get(i));
             }
+            readEpochBatchSizes(in, CheckpointFiles.MAGIC.equals(magic), batch);
         } catch (MalformedModelException e) {
             throw new IOException(newest + ": " + e.getMessage(), e);
         }
@@ -353,7 +386,19 @@ final class Training implements AutoCloseable {
             }
         }
         resumed = true;
+        if (stepInEpoch == 0) {
+            useBatchSize(specBatchSize); // at an epoch boundary: a re-tuned batch size starts now
+        }
         return true;
+    }
+
+    /** The epochs' batch sizes of a checkpoint; one written before re-tuning existed trained every epoch at {@code batch}. */
+    private void readEpochBatchSizes(DataInputStream in, boolean listed, int batch) throws IOException {
+        epochBatchSizes.clear();
+        int n = listed ? in.readInt() : epochsDone;
+        for (int i = 0; i < n; i++) {
+            epochBatchSizes.add(listed ? in.readInt() : batch);
+        }
     }
 
     /** Every trainable and running value of the model, in order: what "the same weights" compares. */

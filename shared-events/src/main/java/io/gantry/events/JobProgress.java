@@ -1,5 +1,6 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -17,6 +18,9 @@ import java.time.Instant;
  * @param trainLoss          mean training loss of the epoch so far; null when unknown
  * @param validationLoss     loss on the validation split at the last epoch end; null before the first
  * @param validationAccuracy accuracy on the validation split at the last epoch end; null before the first
+ * @param batchSize          the batch size of the steps this report counts: at an epoch end, the batch size that epoch
+ *                           trained at (a re-tuned job changes it at an epoch boundary); null (absent) from a runner
+ *                           that predates the field, or when unknown
  */
 public record JobProgress(
         String eventId,
@@ -32,9 +36,18 @@ public record JobProgress(
         Long step,
         Double trainLoss,
         Double validationLoss,
-        Double validationAccuracy) implements LifecycleEvent {
+        Double validationAccuracy,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer batchSize) implements LifecycleEvent {
 
     public static final String TYPE = "JobProgress";
+
+    /** Progress that does not say its batch size (as written before that field). */
+    public JobProgress(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, double progress,
+                       Integer epoch, Double loss, Double accuracy, Double samplesPerSecond, Long step,
+                       Double trainLoss, Double validationLoss, Double validationAccuracy) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, progress, epoch, loss, accuracy, samplesPerSecond, step,
+                trainLoss, validationLoss, validationAccuracy, null);
+    }
 
     /** Progress with the epoch-level metrics only. */
     public JobProgress(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, double progress,
@@ -58,5 +71,6 @@ public record JobProgress(
         if (samplesPerSecond != null) {
             v.atLeast("samplesPerSecond", samplesPerSecond, 0.0);
         }
+        v.withinIfPresent("batchSize", batchSize, 1, Limits.MAX_TRAINING_BATCH_SIZE);
     }
 }

@@ -1,8 +1,10 @@
 package io.gantry.events;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The outcome of a real training run, published by {@code job-runner} on {@code gantry.jobs.lifecycle} (keyed by job
@@ -20,12 +22,15 @@ import java.util.Arrays;
  * @param wallSeconds          wall time of this attempt, start to result
  * @param meanSamplesPerSecond training samples per second of wall time spent in training steps, this attempt
  * @param modelKey             {@link TrainingSpec#modelKey()} of the spec: groups repeat runs of one model
- * @param batchSize            the batch size the run used
+ * @param batchSize            the batch size the run used (of its last epoch, when it was re-tuned while it ran)
  * @param learningRate         the learning rate the run used
  * @param optimizer            the optimiser the run used ({@link TrainingSpec#OPTIMIZERS}); null (absent) from a runner
  *                             that predates the field
  * @param target               the target the run trained to (metric and value; {@code targetReachedEpoch} counts to
  *                             it); null (absent) when the spec had none or the runner predates the field
+ * @param epochBatchSizes      the batch size of every epoch trained, epoch 1 first, over all attempts ({@code epochsRun}
+ *                             entries): more than one value when the job was re-tuned while it ran; null (absent) from a
+ *                             runner that predates the field
  */
 public record JobResult(
         String eventId,
@@ -47,9 +52,31 @@ public record JobResult(
         int batchSize,
         double learningRate,
         @JsonInclude(JsonInclude.Include.NON_NULL) String optimizer,
-        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingTarget target) implements LifecycleEvent {
+        @JsonInclude(JsonInclude.Include.NON_NULL) TrainingTarget target,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<Integer> epochBatchSizes) implements LifecycleEvent {
 
     public static final String TYPE = "JobResult";
+
+    public JobResult {
+        epochBatchSizes = epochBatchSizes == null ? null : List.copyOf(epochBatchSizes);
+    }
+
+    /** A result that does not list its epochs' batch sizes (as written before that field). */
+    public JobResult(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, int attempt,
+                     double testAccuracy, double testLoss, int[][] confusionMatrix, Integer targetReachedEpoch,
+                     int epochsRun, long peakRssBytes, double cpuSeconds, double wallSeconds,
+                     double meanSamplesPerSecond, String modelKey, int batchSize, double learningRate, String optimizer,
+                     TrainingTarget target) {
+        this(eventId, schemaVersion, occurredAt, jobId, user, attempt, testAccuracy, testLoss, confusionMatrix,
+                targetReachedEpoch, epochsRun, peakRssBytes, cpuSeconds, wallSeconds, meanSamplesPerSecond, modelKey,
+                batchSize, learningRate, optimizer, target, null);
+    }
+
+    /** True when its epochs trained at more than one batch size (the job was re-tuned while it ran). */
+    @JsonIgnore
+    public boolean retuned() {
+        return epochBatchSizes != null && epochBatchSizes.stream().distinct().count() > 1;
+    }
 
     /** A result that does not say its optimiser or target (as written before those fields). */
     public JobResult(String eventId, int schemaVersion, Instant occurredAt, String jobId, String user, int attempt,
@@ -100,6 +127,15 @@ public record JobResult(
         if (target != null) {
             target.check("target", v);
         }
+        if (epochBatchSizes != null) {
+            if (epochBatchSizes.size() != epochsRun) {
+                v.add("epochBatchSizes", "must have one entry per epoch run (" + epochsRun + "), had "
+                        + epochBatchSizes.size());
+            }
+            for (int i = 0; i < epochBatchSizes.size(); i++) {
+                v.withinIfPresent("epochBatchSizes[" + i + "]", epochBatchSizes.get(i), 1, Limits.MAX_TRAINING_BATCH_SIZE);
+            }
+        }
     }
 
     // A record's equals compares arrays by identity: compare the matrix by content so decoded == encoded.
@@ -116,7 +152,8 @@ public record JobResult(
                 && Double.compare(meanSamplesPerSecond, r.meanSamplesPerSecond) == 0
                 && java.util.Objects.equals(modelKey, r.modelKey) && batchSize == r.batchSize
                 && Double.compare(learningRate, r.learningRate) == 0
-                && java.util.Objects.equals(optimizer, r.optimizer) && java.util.Objects.equals(target, r.target);
+                && java.util.Objects.equals(optimizer, r.optimizer) && java.util.Objects.equals(target, r.target)
+                && java.util.Objects.equals(epochBatchSizes, r.epochBatchSizes);
     }
 
     @Override
@@ -130,6 +167,6 @@ public record JobResult(
                 + testLoss + ", confusionMatrix=" + Arrays.deepToString(confusionMatrix) + ", targetReachedEpoch="
                 + targetReachedEpoch + ", epochsRun=" + epochsRun + ", peakRssBytes=" + peakRssBytes + ", cpuSeconds="
                 + cpuSeconds + ", wallSeconds=" + wallSeconds + ", modelKey=" + modelKey + ", optimizer=" + optimizer
-                + ", target=" + target + "]";
+                + ", target=" + target + ", epochBatchSizes=" + epochBatchSizes + "]";
     }
 }

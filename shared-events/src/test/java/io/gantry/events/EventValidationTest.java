@@ -181,6 +181,45 @@ class EventValidationTest {
         assertEquals("openb-pod-0017", EventCodec.decode(n.toString(), JobSubmitted.class).jobId());
     }
 
+    /** Events written before re-tuning existed still read: no revision is the first tuning, no batch sizes are unknown. */
+    @Test
+    void eventsWithoutTheReTuneFieldsStillParse() throws Exception {
+        ObjectNode t = sampleJson(JobTuned.class);
+        t.remove("revision");
+        JobTuned first = EventCodec.decode(t.toString(), JobTuned.class);
+        assertEquals(0, first.revision());
+        assertEquals(false, first.retune());
+        ObjectNode p = sampleJson(JobProgress.class);
+        p.remove("batchSize");
+        assertEquals(null, EventCodec.decode(p.toString(), JobProgress.class).batchSize());
+        ObjectNode r = sampleJson(JobResult.class);
+        r.remove("epochBatchSizes");
+        JobResult old = EventCodec.decode(r.toString(), JobResult.class);
+        assertEquals(null, old.epochBatchSizes());
+        assertEquals(false, old.retuned());
+    }
+
+    @Test
+    void aReTuneIsARevisionOfATrainingJobAndItsBatchSizesAreChecked() throws Exception {
+        ObjectNode t = sampleJson(JobTuned.class);
+        t.put("revision", 2);
+        assertEquals(true, EventCodec.decode(t.toString(), JobTuned.class).retune());
+        t.put("revision", -1);
+        assertEquals("revision", rejects(t.toString()).violations().get(0).field());
+        t.put("revision", 1);
+        t.remove("training");
+        assertEquals("revision", rejects(t.toString()).violations().get(0).field(), "a trace job is never re-tuned");
+        ObjectNode p = sampleJson(JobProgress.class);
+        p.put("batchSize", 0);
+        assertEquals("batchSize", rejects(p.toString()).violations().get(0).field());
+        ObjectNode r = sampleJson(JobResult.class);
+        assertEquals(true, EventCodec.decode(r.toString(), JobResult.class).retuned());
+        ((com.fasterxml.jackson.databind.node.ArrayNode) r.get("epochBatchSizes")).remove(0);
+        assertEquals("epochBatchSizes", rejects(r.toString()).violations().get(0).field(), "one entry per epoch");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) r.get("epochBatchSizes")).add(9999);
+        assertEquals("epochBatchSizes[13]", rejects(r.toString()).violations().get(0).field());
+    }
+
     @Test
     void onlyFinishedStatesAreTerminal() {
         for (GantryEvent e : SampleEvents.all()) {

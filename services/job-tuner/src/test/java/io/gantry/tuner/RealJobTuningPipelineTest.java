@@ -45,7 +45,7 @@ class RealJobTuningPipelineTest {
     private static final long MIB = 1024L * 1024L;
 
     /** An MLP on iris with {@code hidden} units (each test its own model, so their runs do not mix). */
-    private static TrainingSpec spec(int hidden, int batch, double lr, int epochs) {
+    static TrainingSpec spec(int hidden, int batch, double lr, int epochs) {
         return new TrainingSpec(new ModelGraph(List.of(
                 new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
                 new ModelGraph.Layer("fc1", "Linear", Map.of("units", hidden)),

@@ -49,12 +49,13 @@ public final class Tuning {
     /**
      * A runner's result as a profile run; {@code spec} (null when unknown) gives its dataset, and its optimiser and
      * target for results of runners older than JobResult's own {@code optimizer} and {@code target}. A resumed
-     * attempt's epochs are left out of the time profile: its wall time covers only that attempt.
+     * attempt's epochs are left out of the time profile: its wall time covers only that attempt; so are a re-tuned
+     * run's, whose epochs trained at more than one batch size (and whose wall time covers its last restart only).
      */
     public static RunnerProfile.Run run(JobResult r, TrainingSpec spec) {
         String optimizer = r.optimizer() != null ? r.optimizer() : spec == null ? "" : spec.optimizer();
         TrainingTarget target = r.optimizer() != null ? r.target() : spec == null ? null : spec.target();
-        boolean whole = r.attempt() == 1;
+        boolean whole = r.attempt() == 1 && !r.retuned();
         return new RunnerProfile.Run(r.jobId() + "#" + r.attempt(), r.modelKey(),
                 spec == null ? "" : spec.dataset(), optimizer, target == null ? "" : target.metric(),
                 target == null ? null : target.value(), r.batchSize(), r.learningRate(), whole ? r.epochsRun() : 0,

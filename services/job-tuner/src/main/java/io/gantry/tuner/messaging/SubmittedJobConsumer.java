@@ -7,6 +7,7 @@ import io.gantry.events.JobTuned;
 import io.gantry.service.support.EventIntake;
 import io.gantry.service.support.Outbound;
 import io.gantry.tuner.service.JobTuner;
+import io.gantry.tuner.service.LiveRetunes;
 import io.gantry.tuner.service.TuningMeters;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
@@ -29,24 +30,24 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 public class SubmittedJobConsumer {
 
     static final String IN = "submitted";
-    static final String OUT = "tuned";
     static final String REJECTED = "rejected";
 
     private final EventIntake intake;
     private final JobTuner tuner;
     private final TuningMeters meters;
-    private final Emitter<String> tuned;
+    private final TunedPublisher tuned;
+    private final LiveRetunes retunes;
     private final Emitter<String> rejected;
 
-    public SubmittedJobConsumer(EventIntake intake, JobTuner tuner, TuningMeters meters,
-                                @Channel(OUT) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
-                                Emitter<String> tuned,
+    public SubmittedJobConsumer(EventIntake intake, JobTuner tuner, TuningMeters meters, TunedPublisher tuned,
+                                LiveRetunes retunes,
                                 @Channel(REJECTED) @OnOverflow(value = OnOverflow.Strategy.BUFFER, bufferSize = 50_000)
                                 Emitter<String> rejected) {
         this.intake = intake;
         this.tuner = tuner;
         this.meters = meters;
         this.tuned = tuned;
+        this.retunes = retunes;
         this.rejected = rejected;
     }
 
@@ -80,7 +81,8 @@ public class SubmittedJobConsumer {
         } else {
             JobTuned event = ((JobTuner.Tuned) d).event();
             tuner.history().tuned(event);
-            intake.send(OUT, tuned, Outbound.causedBy(message, event));
+            retunes.tuned(event, job.tuningOrDefault());
+            tuned.send(message, event);
         }
         return CompletableFuture.completedFuture(null);
     }

@@ -118,6 +118,11 @@ public class JobTuner {
         }
     }
 
+    /** The real-training tuner's rules (stateless), which re-tunes of running jobs apply too. */
+    public RealTrainingTuner realTuner() {
+        return realTuner;
+    }
+
     /** What the tuner learnt of real training runs (fed by the lifecycle topic). */
     public RunnerHistory history() {
         return history;

@@ -104,7 +104,7 @@ public class TunerPreview {
      * Names the field the JSON broke at: where the parser stood for malformed JSON (Jackson may wrap that inside a
      * mapping error of the enclosing object, which would name only the object), else the mapping path of a wrong type.
      */
-    static Rejection unreadable(JsonProcessingException e) {
+    public static Rejection unreadable(JsonProcessingException e) {
         JsonBodyError err = JsonBodyError.of(e);
         if (err.malformed()) {
             return new Rejection(err.field(), "malformed JSON: " + err.message());

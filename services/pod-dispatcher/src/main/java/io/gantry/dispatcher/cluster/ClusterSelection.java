@@ -35,6 +35,7 @@ public class ClusterSelection {
             TunedSpecReader reader = tunedSpecs.get();
             reader.start();
             kubernetes.useTunedSpecs(reader::specFor);
+            reader.onRetune(kubernetes::retune);
             return kubernetes;
         }
         return simulated.get();

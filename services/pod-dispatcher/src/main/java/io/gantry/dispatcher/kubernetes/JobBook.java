@@ -1,6 +1,7 @@
 package io.gantry.dispatcher.kubernetes;
 
 import io.gantry.events.JobStarted;
+import io.gantry.events.TrainingSpec;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,6 +30,13 @@ final class JobBook {
      */
     final Map<String, Integer> resumable = new HashMap<>();
     final Map<String, TrackedJob> tracked = new LinkedHashMap<>();
+    /** The spec a training job's pods run (as made, or as last re-tuned), so a re-tune tells a new batch size. */
+    final Map<String, TrainingSpec> trainingSpecs = new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, TrainingSpec> eldest) {
+            return size() > REMEMBERED_JOBS;
+        }
+    };
 
     private static Set<String> bounded() {
         return Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {

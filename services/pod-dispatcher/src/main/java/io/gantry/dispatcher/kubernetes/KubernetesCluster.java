@@ -59,6 +59,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
     private final Preemptor preemptor;
     private final PodPhaseTranslator translator;
     private final PendingPods pendingPods;
+    private final TrainingRestarts restarts;
     private JobEvents events;
 
     public KubernetesCluster(KubernetesClient client, DispatcherConfig.Kubernetes config,
@@ -72,6 +73,7 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         this.preemptor = new Preemptor(book, cache, ops, this::report, this);
         this.translator = new PodPhaseTranslator(book, ops, this::report);
         this.pendingPods = new PendingPods(book, cache, announcements, config.schedulerName(), this::report);
+        this.restarts = new TrainingRestarts(book, cache, ops, this::report, this);
     }
 
     // ---------------------------------------------------------------- start, restart, stop
@@ -182,6 +184,15 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
         preemptor.preempt(victim, forDecision);
     }
 
+    /**
+     * A running training job re-tuned ({@code JobTuned} update, newest revision): when its batch size changed, its pods
+     * are replaced by pods of the next revision with the new spec, on the same checkpoint claim and nodes
+     * ({@link TrainingRestarts}); nothing is bound by a decision again or announced.
+     */
+    public synchronized void retune(String jobId, TrainingSpec spec) {
+        restarts.retune(jobId, spec);
+    }
+
     @Override
     public void run(SchedulingDecision decision, JobEvents events) {
         // Nothing to start: the kubelet runs bound pods, and the pod informer reports what they do.
@@ -213,7 +224,11 @@ public final class KubernetesCluster implements ClusterBackend, SubmissionTaker,
             Integer resumes = book.resumable.get(jobId);
             // A pod of an earlier start, still terminating: that start has ended already.
             boolean ofAnotherStart = job != null ? GantryPods.attemptOf(pod) != job.attempt
+                    || TrainingPods.revisionOf(pod) < job.revision
                     : resumes != null && GantryPods.attemptOf(pod) < resumes;
+            if (job != null && job.restarting) {
+                return; // a re-tune replaces its pods: their deletion is no end of the job
+            }
             if (ofAnotherStart) {
                 job = null;
             } else if (job == null && GantryPods.isBound(pod) && !book.ended.contains(jobId) && !deleted

@@ -86,6 +86,7 @@ final class PodBinder {
         if (spec.training() != null || tuned != null) {
             // A training job runs with what was decided: the tuner's requests (the decision's) and its spec.
             spec = spec.asDecided(d.nodes().size(), d.perTask(), tuned);
+            book.trainingSpecs.put(jobId, spec.training());
         }
         return ops.createPods(spec, attempt).stream().sorted(GantryPods.TASK_ORDER).toList();
     }

@@ -37,9 +37,14 @@ final class PodOperations {
 
     /** Creates the pods of the job's {@code attempt}-th start; a pod that exists already (a redelivery) is taken as it is. */
     List<Pod> createPods(GantryPods.JobSpec spec, int attempt) {
+        return createPods(spec, attempt, 0);
+    }
+
+    /** The same for a training job's {@code revision}-th re-tune ({@link TrainingPods#build}). */
+    List<Pod> createPods(GantryPods.JobSpec spec, int attempt, int revision) {
         List<Pod> created = new ArrayList<>();
         for (int task = 0; task < spec.tasks(); task++) {
-            Pod pod = spec.training() != null ? TrainingPods.build(spec, task, attempt, config)
+            Pod pod = spec.training() != null ? TrainingPods.build(spec, task, attempt, revision, config)
                     : GantryPods.build(spec, task, attempt, config);
             try {
                 Pod made = client.pods().inNamespace(config.jobNamespace()).resource(pod).create();

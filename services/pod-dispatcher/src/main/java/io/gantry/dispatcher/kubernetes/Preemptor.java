@@ -65,23 +65,26 @@ final class Preemptor {
         LOG.infof("preempting job %s (attempt %d) for job %s: deleting %d pod(s)", jobId, attempt, forDecision.jobId(),
                 stopping.size());
         stopping.forEach(ops::deleteQuietly);
-        awaitGone(jobId, attempt, forDecision);
+        if (!awaitGone(cache, lock, jobId, attempt)) {
+            LOG.warnf("job %s's pods are still terminating after %s; job %s is bound into room they may still hold",
+                    jobId, STOP_TIMEOUT, forDecision.jobId());
+        }
     }
 
-    /** Waits (at most {@link #STOP_TIMEOUT}) until the stint's pods are gone; the pod informer signals each deletion. */
-    private void awaitGone(String jobId, int attempt, SchedulingDecision forDecision) {
+    /**
+     * Waits (at most {@link #STOP_TIMEOUT}) until the stint's pods are gone, holding {@code lock}, on which the pod
+     * informer signals each deletion; false when some are still there.
+     */
+    static boolean awaitGone(PodCache cache, Object lock, String jobId, int attempt) {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
         while (!cache.podsOf(jobId, attempt).isEmpty() && System.nanoTime() < deadline) {
             try {
                 lock.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                return false;
             }
         }
-        if (!cache.podsOf(jobId, attempt).isEmpty()) {
-            LOG.warnf("job %s's pods are still terminating after %s; job %s is bound into room they may still hold",
-                    jobId, STOP_TIMEOUT, forDecision.jobId());
-        }
+        return cache.podsOf(jobId, attempt).isEmpty();
     }
 }

@@ -31,6 +31,10 @@ final class TrackedJob {
     boolean ended;
     /** The job Gantry stops this one for (its pods are being deleted); null unless preempted by a decision. */
     String stoppedFor;
+    /** The re-tune its pods run ({@link TrainingPods#revisionOf}); pods of a lower one are being replaced. */
+    int revision;
+    /** True while a re-tune replaces its pods: their deletion is no end of the job. */
+    boolean restarting;
 
     TrackedJob(String jobId, String user, int tasks, ResourceAmounts perTask, Instant submittedAt,
                        String policyVersion, int attempt) {
@@ -70,6 +74,7 @@ final class TrackedJob {
             job = new TrackedJob(jobId, GantryPods.userOf(pod), tasks, GantryPods.requestsOf(pod), created,
                     "unknown: bound before pod-dispatcher restarted", GantryPods.attemptOf(pod));
         }
+        job.revision = TrainingPods.revisionOf(pod);
         for (Pod p : all) {
             job.lastSeen.put(p.getMetadata().getName(), p);
             if (GantryPods.isBound(p)) {

@@ -41,7 +41,9 @@ import java.util.Map;
  *       the runner trains on one thread.</li>
  * </ul>
  * Labels, annotations, name and scheduler are {@link GantryPods}'s, so nothing else in the dispatcher tells a
- * training pod from a trace job's.
+ * training pod from a trace job's. A re-tune while the job runs replaces its pods by pods of the next revision
+ * ({@link TrainingRestarts}): named {@code <pod>-r<revision>} with annotation {@value #REVISION_ANNOTATION} and their
+ * own spec ConfigMap, on the same checkpoint sub-path, so the runner resumes from its checkpoint.
  */
 public final class TrainingPods {
 
@@ -52,6 +54,8 @@ public final class TrainingPods {
     static final String CHECKPOINT_VOLUME = "checkpoints";
     public static final String DATASETS_DIR = "/datasets";
     static final String DATASETS_VOLUME = "datasets";
+    /** The {@code JobTuned} revision a training pod runs; absent on pods of revision 0. */
+    public static final String REVISION_ANNOTATION = "gantry.io/revision";
     /** The key of the runners' login in {@code training.kafka-login-secret} (Strimzi's name in a KafkaUser's Secret). */
     static final String JAAS_CONFIG_KEY = "sasl.jaas.config";
 
@@ -69,11 +73,21 @@ public final class TrainingPods {
 
     /** Task {@code task} of the {@code attempt}-th start of training job {@code job}. */
     public static Pod build(GantryPods.JobSpec job, int task, int attempt, DispatcherConfig.Kubernetes config) {
+        return build(job, task, attempt, 0, config);
+    }
+
+    /** The same, running the job's {@code revision}-th re-tune (0: as queued). */
+    public static Pod build(GantryPods.JobSpec job, int task, int attempt, int revision,
+                            DispatcherConfig.Kubernetes config) {
         if (job.training() == null) {
             throw new IllegalArgumentException("job " + job.jobId() + " has no training spec");
         }
         DispatcherConfig.Training t = config.training();
         Pod base = GantryPods.build(job, task, attempt, config);
+        if (revision > 0) {
+            base = new PodBuilder(base).editMetadata().withName(base.getMetadata().getName() + "-r" + revision)
+                    .addToAnnotations(REVISION_ANNOTATION, String.valueOf(revision)).endMetadata().build();
+        }
         String podName = base.getMetadata().getName();
         List<String> args = new ArrayList<>(List.of("--spec", SPEC_DIR + "/" + SPEC_FILE, "--job-id", job.jobId(),
                 "--user", job.user(), "--attempt", String.valueOf(attempt), "--checkpoint-dir", CHECKPOINT_DIR,
@@ -111,6 +125,22 @@ public final class TrainingPods {
                     .endSecurityContext().endSpec();
         }
         return pod.build();
+    }
+
+    /** The re-tune a pod runs ({@value #REVISION_ANNOTATION}); 0 when absent or unreadable. */
+    public static int revisionOf(Pod pod) {
+        var annotations = pod.getMetadata().getAnnotations();
+        try {
+            return annotations == null ? 0 : Math.max(0, Integer.parseInt(annotations.getOrDefault(REVISION_ANNOTATION, "0")));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** True for a pod that runs the job runner (it mounts a training spec). */
+    public static boolean isTraining(Pod pod) {
+        return pod.getSpec() != null && pod.getSpec().getVolumes() != null
+                && pod.getSpec().getVolumes().stream().anyMatch(v -> SPEC_VOLUME.equals(v.getName()));
     }
 
     /**

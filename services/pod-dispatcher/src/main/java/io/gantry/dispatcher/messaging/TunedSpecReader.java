@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -31,6 +32,10 @@ import org.jboss.logging.Logger;
  * spec). It also knows up to when it has read the whole topic, so a decision that may be a real job's waits, boundedly,
  * until the reader has read everything written before the decision (its {@code JobTuned} was written before the
  * scheduler decided). Started by the simulated cluster only; read afresh after every restart.
+ *
+ * <p>A job's spec is that of its newest revision: a {@code JobTuned} update (a re-tune while it runs, revision above
+ * 0) replaces it, and one at or below the revision already read (a redelivery, a stale update) changes nothing. Each
+ * applied update is also handed to the {@link #onRetune listener} (the cluster restarts the job's runner with it).
  */
 @ApplicationScoped
 public class TunedSpecReader implements TrainingSpecSource {
@@ -41,12 +46,17 @@ public class TunedSpecReader implements TrainingSpecSource {
     private final String bootstrap;
     private final KafkaClientAuth kafkaAuth;
     private final Duration specWait;
-    private final Map<String, TrainingSpec> specs = new LinkedHashMap<>(256, 0.75f, false) {
+    /** A job's newest spec and its revision. */
+    private record Revision(TrainingSpec spec, int revision) {
+    }
+
+    private final Map<String, Revision> specs = new LinkedHashMap<>(256, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, TrainingSpec> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, Revision> eldest) {
             return size() > REMEMBERED;
         }
     };
+    private volatile BiConsumer<String, TrainingSpec> retuned = (jobId, spec) -> { };
     private Instant caughtUpAsOf = Instant.EPOCH;
     private Thread thread;
     private volatile boolean closed;
@@ -56,6 +66,11 @@ public class TunedSpecReader implements TrainingSpecSource {
         this.bootstrap = bootstrap;
         this.kafkaAuth = kafkaAuth;
         this.specWait = config.specWait();
+    }
+
+    /** Who carries out re-tunes: called, on the reader's thread, with each newer revision's job id and spec. */
+    public void onRetune(BiConsumer<String, TrainingSpec> listener) {
+        this.retuned = listener;
     }
 
     /** Starts reading (once). */
@@ -72,7 +87,7 @@ public class TunedSpecReader implements TrainingSpecSource {
         long deadline = System.nanoTime() + specWait.toNanos();
         synchronized (this) {
             while (true) {
-                TrainingSpec known = specs.get(d.jobId());
+                TrainingSpec known = knownSpec(d.jobId());
                 if (known != null || d.durationS() != null || !caughtUpAsOf.isBefore(d.occurredAt())) {
                     // A trace job always has a duration: it never waits for the reader.
                     return known;
@@ -87,7 +102,7 @@ public class TunedSpecReader implements TrainingSpecSource {
                     wait(Math.max(1, left / 1_000_000));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    return specs.get(d.jobId());
+                    return knownSpec(d.jobId());
                 }
             }
         }
@@ -95,7 +110,8 @@ public class TunedSpecReader implements TrainingSpecSource {
 
     @Override
     public synchronized TrainingSpec knownSpec(String jobId) {
-        return specs.get(jobId);
+        Revision r = specs.get(jobId);
+        return r == null ? null : r.spec();
     }
 
     /** Waits until everything written to the tuned topic before now has been read (restart: running jobs' specs). */
@@ -169,18 +185,26 @@ public class TunedSpecReader implements TrainingSpecSource {
         }
     }
 
-    private void take(String json) {
+    void take(String json) {
         JobTuned tuned;
         try {
             tuned = EventCodec.decode(json, JobTuned.class);
         } catch (InvalidEventException skipped) {
             return; // the scheduler's channel dead-letters it
         }
-        if (tuned.training() != null) {
-            synchronized (this) {
-                specs.put(tuned.jobId(), tuned.training());
-                notifyAll();
+        if (tuned.training() == null) {
+            return;
+        }
+        synchronized (this) {
+            Revision known = specs.get(tuned.jobId());
+            if (known != null && tuned.revision() <= known.revision()) {
+                return; // read before, or older than what was read: stale
             }
+            specs.put(tuned.jobId(), new Revision(tuned.training(), tuned.revision()));
+            notifyAll();
+        }
+        if (tuned.retune()) {
+            retuned.accept(tuned.jobId(), tuned.training());
         }
     }
 

@@ -135,6 +135,32 @@ public final class RealJobProcesses {
         return false;
     }
 
+    /**
+     * Restarts the job's run with {@code spec} (a re-tune): a run still waiting just takes the new spec; a running one
+     * gets SIGTERM (the runner writes a checkpoint and exits, reporting nothing) and the new run, first in line for
+     * the slot, resumes from that checkpoint once the old process is gone. False when the job has no run here.
+     */
+    public synchronized boolean restart(RunningJob job, TrainingSpec spec) {
+        Run current = active.get(job.jobId());
+        Run queued = waiting.stream().filter(r -> r.job.jobId().equals(job.jobId())).findFirst().orElse(null);
+        Run old = queued != null ? queued : current;
+        if (old == null || old.stopped || closed || Files.exists(jobDir(job.jobId())
+                .resolve("checkpoints/result-" + job.attempt() + ".json"))) {
+            return false; // nothing to restart: not here, or its training is over (its result is written)
+        }
+        if (queued != null) {
+            waiting.remove(queued);
+        } else {
+            current.stopped = true;
+            if (current.process != null) {
+                current.process.destroy(); // SIGTERM: a checkpoint, then exit 0
+            }
+        }
+        waiting.addFirst(new Run(job, spec, old.ended));
+        startWaiting();
+        return true;
+    }
+
     /** Runs waiting and running now. */
     public synchronized int[] counts() {
         return new int[]{waiting.size(), active.size()};
@@ -211,7 +237,7 @@ public final class RealJobProcesses {
         if (code == 0 && Files.exists(result)) {
             return Outcome.COMPLETED;
         }
-        return Outcome.failed(failureReason(dir, log, code));
+        return Outcome.failed(RunnerExits.failureReason(dir, log, code));
     }
 
     /** Waits for the job's previous process: the preempted attempt may still be writing its checkpoint. */
@@ -228,12 +254,10 @@ public final class RealJobProcesses {
         }
     }
 
-    /** The job's directory, with its spec written and the previous attempt's failure note gone. */
+    /** The job's directory, with the previous attempt's failure note gone. */
     private Path prepareDir(Run r) throws IOException {
         Path dir = jobDir(r.job.jobId());
         Files.createDirectories(dir.resolve("checkpoints"));
-        Files.writeString(dir.resolve("spec.json"), EventCodec.mapper().writeValueAsString(r.spec),
-                StandardCharsets.UTF_8);
         Files.deleteIfExists(dir.resolve("checkpoints/failure.txt"));
         return dir;
     }
@@ -248,6 +272,9 @@ public final class RealJobProcesses {
             if (r.stopped || closed) {
                 return null;
             }
+            // Written under the lock with the stop check: a run replaced by a re-tune never writes its older spec.
+            Files.writeString(dir.resolve("spec.json"), EventCodec.mapper().writeValueAsString(r.spec),
+                    StandardCharsets.UTF_8);
             Process p = pb.start();
             r.process = p;
             lastProcess.put(r.job.jobId(), p);
@@ -265,7 +292,7 @@ public final class RealJobProcesses {
         long limitMib = r.job.perTask().memoryMib();
         // Like a container's memory limit: the pod's memory request, checked on the runner's resident set.
         while (!p.waitFor(250, TimeUnit.MILLISECONDS)) {
-            long rssMib = residentMib(p.pid());
+            long rssMib = RunnerExits.residentMib(p.pid());
             if (limitMib > 0 && rssMib > limitMib && !r.stopped) {
                 p.destroyForcibly();
                 p.waitFor(30, TimeUnit.SECONDS);
@@ -313,41 +340,6 @@ public final class RealJobProcesses {
             cmd.addAll(List.of("--user", r.job.decision().user()));
         }
         return cmd;
-    }
-
-    /** {@code VmRSS} of a process in MiB; 0 when it is gone or there is no /proc. */
-    static long residentMib(long pid) {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-                if (line.startsWith("VmRSS:")) {
-                    return Long.parseLong(line.substring(6).trim().split("\\s+")[0]) / 1024;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
-        return 0;
-    }
-
-    private static String failureReason(Path dir, Path log, int code) {
-        try {
-            Path failure = dir.resolve("checkpoints/failure.txt");
-            if (Files.exists(failure)) {
-                String why = Files.readString(failure).trim();
-                if (!why.isEmpty()) {
-                    return why.length() > 900 ? why.substring(0, 900) + "…" : why;
-                }
-            }
-            List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-            String last = lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1);
-            if (last.length() > 400) {
-                last = last.substring(0, 400) + "…";
-            }
-            String signal = code > 128 ? " (signal " + (code - 128) + ")" : "";
-            return "job-runner exited with code " + code + signal + " without a result; last log line: " + last;
-        } catch (IOException | RuntimeException e) {
-            return "job-runner exited with code " + code + " without a result";
-        }
     }
 
     /** One directory per job id (a job id may hold '/'; the hash keeps two similar ids apart). */

@@ -40,6 +40,11 @@ public record RunningJob(SchedulingDecision decision, List<String> nodes, Resour
         return decision.jobId() + "-" + task;
     }
 
+    /** The same stint training {@code spec} (a re-tune while it runs). */
+    RunningJob withTraining(TrainingSpec spec) {
+        return new RunningJob(decision, nodes, perTask, durationS, startedAtSimSeconds, completion, spec);
+    }
+
     RunningJob withCompletion(ScheduledFuture<?> timer) {
         return new RunningJob(decision, nodes, perTask, durationS, startedAtSimSeconds, timer, training);
     }

@@ -70,8 +70,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SimulatedCluster implements ClusterBackend {
 
-    static final String RESTORE_OVERLAP_REASON = StintEvents.RESTORE_OVERLAP_REASON;
-
     private static final Logger LOG = Logger.getLogger(SimulatedCluster.class);
 
     private final SimulatedClusterConfig config;
@@ -93,7 +91,7 @@ public class SimulatedCluster implements ClusterBackend {
 
     /** A cluster of trace jobs only: every job sleeps for its duration. */
     public SimulatedCluster(SimulatedClusterConfig config) {
-        this(config, TrainingSpecSource.NONE, null);
+        this(config, TrainingSpecSource.NONE, null, null);
     }
 
     @Inject
@@ -102,12 +100,9 @@ public class SimulatedCluster implements ClusterBackend {
                             ClusterAnnouncements announcements, io.micrometer.core.instrument.MeterRegistry registry) {
         this(config, reader, new RealJobProcesses(realJobsConfig, bootstrap, kafkaAuth, RealJobProcesses.defaultWorkDir()),
                 announcements::submitted);
+        reader.onRetune(this::retune);
         reader.start();
         memoryRetries.register(registry);
-    }
-
-    public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs) {
-        this(config, specs, realJobs, null);
     }
 
     public SimulatedCluster(SimulatedClusterConfig config, TrainingSpecSource specs, RealJobProcesses realJobs,
@@ -253,20 +248,10 @@ public class SimulatedCluster implements ClusterBackend {
             timers.execute(() -> failReal(job, events, "real training jobs cannot run in this cluster", false));
             return;
         }
-        realJobs.start(job, job.training(), new RealJobProcesses.Ended() {
-            @Override
-            public void completed(RunningJob j) {
-                completeReal(j, events);
-            }
-
-            @Override
-            public void failed(RunningJob j, String reason, boolean oomKilled) {
-                failReal(j, events, reason, oomKilled);
-            }
-        });
+        realJobs.start(job, job.training(), new RunnerEnds(this, events));
     }
 
-    private void completeReal(RunningJob job, JobEvents events) {
+    void completeReal(RunningJob job, JobEvents events) {
         double ranS = Math.max(0.0, clock.nowEpochSeconds() - job.startedAtSimSeconds());
         if (stopping || !finish(job)) {
             return;
@@ -274,7 +259,7 @@ public class SimulatedCluster implements ClusterBackend {
         events.report(StintEvents.completed(job, ranS), null);
     }
 
-    private void failReal(RunningJob job, JobEvents events, String reason, boolean oomKilled) {
+    void failReal(RunningJob job, JobEvents events, String reason, boolean oomKilled) {
         if (stopping || !finish(job)) {
             return;
         }
@@ -282,6 +267,24 @@ public class SimulatedCluster implements ClusterBackend {
         if (oomKilled && memoryRetries.retries(job.jobId())) {
             memoryRetries.retry(job, reason);
         }
+    }
+
+    /**
+     * A running real job re-tuned ({@code JobTuned} update, newest revision): when its batch size changed, its runner
+     * is restarted with the new spec (SIGTERM, a checkpoint, then it resumes in the same job directory). The stint stays
+     * bound: nothing is bound, announced or released again. A job not running takes its newest revision when bound.
+     */
+    public synchronized boolean retune(String jobId, TrainingSpec spec) {
+        RunningJob job = running.get(jobId);
+        if (job == null || !job.real() || stopping || realJobs == null
+                || java.util.Objects.equals(job.training().batchSize(), spec.batchSize())) {
+            return false;
+        }
+        RunningJob retuned = job.withTraining(spec);
+        running.put(jobId, retuned);
+        LOG.infof("job %s attempt %d re-tuned: batch size %d -> %d; restarting its runner from its checkpoint", jobId,
+                job.attempt(), job.training().batchSize(), spec.batchSize());
+        return realJobs.restart(retuned, spec);
     }
 
     /** Real jobs killed for memory and submitted again. */

@@ -264,6 +264,50 @@ class KubernetesClusterTest {
     }
 
     @Test
+    void aReTunedTrainingJobGetsPodsOfTheNextRevisionOnTheSameClaimAndNodeAndStaysOneStint() throws Exception {
+        create(node("node-1", 16, 64, 2));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        TrainingSpec queued = new TrainingSpec(new ModelGraph(List.of(
+                new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
+                new ModelGraph.Layer("out", "Output", Map.of("units", 3))), List.of(new ModelGraph.Edge("in", "out"))),
+                "iris", "adam", 0.01, 16, 40, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
+        cluster.useTunedSpecs(d -> queued);
+        expectBinding(JOBS_NS, "train-2-0");
+        dispatcher.dispatch(decision("train-2", List.of("node-1"), new ResourceAmounts(0, 1000, 1024)), null);
+        applyBinding(awaitBinding(JOBS_NS, "train-2-0"));
+        setPhase(JOBS_NS, "train-2-0", this::running);
+        assertInstanceOf(JobStarted.class, awaitLifecycle("train-2", 1).get(0));
+
+        cluster.retune("train-2", queued.with(16, 0.02, 40));
+        assertNotNull(client.pods().inNamespace(JOBS_NS).withName("train-2-0").get(), "same batch size: left running");
+
+        TrainingSpec retuned = queued.with(64, 0.02, 40);
+        expectBinding(JOBS_NS, "train-2-0-r1");
+        cluster.retune("train-2", retuned);
+        assertEquals(null, client.pods().inNamespace(JOBS_NS).withName("train-2-0").get(), "the old pod is deleted");
+        Pod pod = client.pods().inNamespace(JOBS_NS).withName("train-2-0-r1").get();
+        assertNotNull(pod, "the next revision's pod");
+        assertEquals("1", pod.getMetadata().getAnnotations().get(TrainingPods.REVISION_ANNOTATION));
+        var main = pod.getSpec().getContainers().get(0);
+        assertTrue(main.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/checkpoints")
+                && m.getSubPath().equals("jobs/train-2")), "the same checkpoint directory: it resumes there");
+        var configMap = client.configMaps().inNamespace(JOBS_NS).withName("train-2-0-r1-spec").get();
+        assertEquals(retuned, io.gantry.events.EventCodec.mapper().readValue(configMap.getData().get("spec.json"),
+                TrainingSpec.class), "the runner trains the re-tuned spec");
+        assertEquals("node-1", awaitBinding(JOBS_NS, "train-2-0-r1").getTarget().getName(), "on the node it ran on");
+        applyBinding(awaitBinding(JOBS_NS, "train-2-0-r1"));
+
+        setPhase(JOBS_NS, "train-2-0-r1", this::running);
+        setPhase(JOBS_NS, "train-2-0-r1", p -> terminated(p, "Succeeded", "Completed", 0));
+        List<LifecycleEvent> events = awaitLifecycle("train-2", 2);
+        assertInstanceOf(JobCompleted.class, events.get(1), events.toString());
+        assertEquals(2, events.size(), "one start, one end: the old pod's deletion ended nothing " + events);
+        cluster.retune("train-2", retuned.with(128, 0.03, 40));
+        assertEquals(null, client.pods().inNamespace(JOBS_NS).withName("train-2-0-r2").get(), "an ended job is left alone");
+    }
+
+    @Test
     void aForeignPodWithSchedulerNameGantryIsSubmittedAndScheduled() {
         create(node("node-1", 16, 64, 2));
         KubernetesCluster cluster = start(emptyHistory());

@@ -42,6 +42,9 @@ public class SchedulerInputs {
     @Incoming("tuned")
     public CompletionStage<Void> onTuned(Message<String> m) {
         return take("tuned", m, JobTuned.class, (state, job) -> {
+            if (job.retune()) {
+                return false; // a running job's new batch size (the dispatcher restarts it): nothing to queue or place
+            }
             boolean queued = state.enqueue(job);
             if (queued) {
                 learner.jobTuned(job);

@@ -74,6 +74,9 @@ public final class RestorePlan {
         RestorePlan plan = new RestorePlan();
         Map<String, Trail> trails = new LinkedHashMap<>();
         for (JobTuned t : tuned) {
+            if (t.retune()) {
+                continue; // a running job's re-tune: the job is its revision 0
+            }
             Trail trail = trails.computeIfAbsent(t.jobId(), id -> new Trail());
             if (trail.tuned == null) {
                 trail.tuned = t;
