@@ -67,8 +67,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             simulated time while the job runs (a GPU change is a checkpoint-restart: 30 s
                             plus --preemption-cost; a grow waits for the policy to place the extra GPUs).
                             pollux sizes its jobs itself: it runs once, under the first mode, shown as "own"
-              --tuner-scaling  pollux jobs get n GPUs only while the predicted scaling efficiency
-                            T(1) ÷ (n·T(n)) stays ≥ E (default %s)
+              --tuner-scaling  pollux jobs get another GPU only while it is predicted to do at
+                            least E of one GPU's work (default %s)
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
                             kills; an assumption, no trace measures it (default request: all of it;
                             bench/README.md, Tuner)

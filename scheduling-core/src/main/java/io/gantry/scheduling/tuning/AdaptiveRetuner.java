@@ -13,11 +13,11 @@ import java.util.TreeSet;
  * The tuner's adaptive mode in a replay: each job starts as the one-time {@link TrainingTuner} set it, then its batch
  * size (and AdaScale learning-rate scaling, which follows the batch) is re-chosen at every epoch boundary by its
  * {@link RetunePlan}, and its GPU count every {@value #RETUNE_INTERVAL_S} s of simulated time, Pollux's
- * re-allocation interval. The GPU count follows the one-time tuner's rule on the training that is left: the largest
- * n ≤ its cap whose predicted scaling efficiency T(1) ÷ (n·T(n)) stays at least the tuner's minimum (0.7 by default),
- * T being the predicted seconds to finish. A change must pay for its own checkpoint-restart: a grow only if it
- * finishes sooner restart included, a shrink only if it saves GPU-seconds restart included. No constant here was
- * chosen on a workload.
+ * re-allocation interval. The GPU count follows the one-time tuner's rule ({@link ScaleOutRule}) on the training that
+ * is left: each GPU up to the count, at most its cap, must do at least the tuner's minimum share (0.7 by default) of
+ * one GPU's work, judged on the predicted seconds to finish. A change must pay for its own checkpoint-restart: a
+ * grow only if it finishes sooner restart included, a shrink only if it saves GPU-seconds restart included. No
+ * constant here was chosen on a workload.
  */
 public final class AdaptiveRetuner implements AdaptiveJobs {
 
@@ -60,23 +60,13 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
     public int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS) {
         RetunePlan p = plan(job);
         double[] left = new double[p.cap() + 1];
-        int base = 0;
+        left[0] = Double.NaN;
         for (int n = 1; n <= p.cap(); n++) {
             left[n] = p.remainingSeconds(n, progress);
-            if (base == 0 && !Double.isNaN(left[n])) {
-                base = n;
-            }
         }
-        if (base == 0 || !(left[base] > 0)) {
-            return currentGpus; // nothing fits, or nothing is left to train
-        }
-        int chosen = base;
-        for (int n = base + 1; n <= p.cap(); n++) {
-            if (!Double.isNaN(left[n]) && left[base] * base / (left[n] * n) >= minScalingEfficiency) {
-                chosen = n;
-            }
-        }
-        if (chosen == currentGpus) {
+        int chosen = ScaleOutRule.gpus(left, minScalingEfficiency);
+        if (chosen == 0 || chosen == currentGpus) {
+            // nothing fits, nothing is left to train (0 s on every count), or the job already has what it is worth
             return currentGpus;
         }
         if (currentGpus < 1 || currentGpus > p.cap() || Double.isNaN(left[currentGpus])) {

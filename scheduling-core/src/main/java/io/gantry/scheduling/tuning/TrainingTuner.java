@@ -17,8 +17,8 @@ import java.util.stream.Stream;
  * curves). A configuration is acceptable only if the curves say it reaches that target, so tuning never trades
  * accuracy away. For each GPU count up to the cap, the batch (validated batch sizes and the submitted one, within the
  * user's bounds) with the shortest predicted time to target is taken, with the fewest epochs that reach it; that
- * maximises goodput integrated over the training. GPU count: the largest count whose predicted scaling efficiency
- * {@code T(1) ÷ (n·T(n))} is at least {@link Settings#minScalingEfficiency()} ("scale-out only where it pays"); the cap is
+ * maximises goodput integrated over the training. GPU count: {@link ScaleOutRule}, every GPU added must do at least
+ * {@link Settings#minScalingEfficiency()} of one GPU's work ("scale-out only where it pays"); the cap is
  * the user's {@code maxGpus}, or else the GPUs requested (the tuner never asks for more than the user did unless
  * allowed), and never more than the profile's largest batch (each GPU needs a sample of it). If nothing acceptable is
  * found the job stays as submitted, and says why.
@@ -26,14 +26,14 @@ import java.util.stream.Stream;
 public final class TrainingTuner {
 
     /**
-     * @param minScalingEfficiency smallest T(1) ÷ (n·T(n)) for which n GPUs are worth it
+     * @param minScalingEfficiency smallest share of one GPU's work an added GPU must do to be worth it
+     *                             ({@link ScaleOutRule})
      * @param gpusPerNode          GPUs per node, for packed placements
      */
     public record Settings(double minScalingEfficiency, int gpusPerNode) {
         /**
-         * 0.7 was chosen on {@code workloads-0.5/} (swept 0.3–1.0; bench/README.md, Tuner) and is also the best of that
-         * sweep on {@code workloads/} and {@code workloads-1.5/}: below it extra GPUs cost more queueing than they save
-         * in run time, above it jobs keep too few GPUs and run long.
+         * 0.7 was chosen on {@code workloads-0.5/} (swept 0.3–1.0; bench/README.md, Tuner) when the threshold applied
+         * to the average over a job's GPUs; it is kept, not swept again, now that it applies to each GPU added.
          */
         public static final Settings DEFAULT = new Settings(0.7, 4);
 
@@ -119,24 +119,20 @@ public final class TrainingTuner {
         int hi = job.bounds().maxBatchSize() != null ? job.bounds().maxBatchSize() : Integer.MAX_VALUE;
         batches.removeIf(b -> b < lo || b > hi);
         Choice[] best = bestPerGpuCount(m, batches, target, submittedEpochs, cap);
-        Choice base = null;
-        for (int n = 1; n <= cap && base == null; n++) {
-            base = best[n];
+        double[] seconds = new double[cap + 1];
+        for (int n = 0; n <= cap; n++) {
+            seconds[n] = best[n] == null ? Double.NaN : best[n].seconds;
         }
-        if (base == null) {
+        int gpus = ScaleOutRule.gpus(seconds, settings.minScalingEfficiency());
+        if (gpus == 0) {
             return unchanged(job, epochs, m, "not tuned: no configuration within the bounds is predicted to reach the target "
                     + fmt(target));
         }
-        Choice chosen = base;
-        for (int n = base.gpus + 1; n <= cap; n++) {
-            if (best[n] != null && scalingEfficiency(base, best[n]) >= settings.minScalingEfficiency()) {
-                chosen = best[n];
-            }
-        }
+        Choice chosen = best[gpus];
         double submittedSeconds = m.feasible(job.gpus(), job.batchSize())
                 ? m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), submittedEpochs) : Double.NaN;
         double reached = conv.bestMetric(chosen.batch, chosen.epochs);
-        List<TuningChange> changes = changes(job, m, epochs, target, cap, base, best, chosen);
+        List<TuningChange> changes = changes(job, m, epochs, target, seconds, chosen);
         String summary = changes.isEmpty() ? "unchanged: the submitted configuration is already the best found"
                 : String.format(Locale.ROOT, "tuned: predicted %.0f s to metric %s (target %s)%s", chosen.seconds, fmt(reached),
                 fmt(target), Double.isNaN(submittedSeconds) ? "" : String.format(Locale.ROOT, " instead of %.0f s as submitted",
@@ -173,17 +169,18 @@ public final class TrainingTuner {
         return best;
     }
 
-    /** The changes from the submitted job to {@code chosen}, each with why. */
-    private List<TuningChange> changes(Request job, GoodputModel m, int epochs, double target, int cap, Choice base,
-                                       Choice[] best, Choice chosen) {
+    /** The changes from the submitted job to {@code chosen}, each with why ({@code seconds}: predicted, by GPU count). */
+    private List<TuningChange> changes(Request job, GoodputModel m, int epochs, double target, double[] seconds,
+                                       Choice chosen) {
         List<TuningChange> changes = new ArrayList<>();
         if (chosen.gpus != job.gpus()) {
+            int next = Math.min(seconds.length - 1, chosen.gpus + 1);
             String why = chosen.gpus < job.gpus()
-                    ? String.format(Locale.ROOT, "scaling beyond %d GPUs is predicted below %.0f%% efficiency (%d GPUs: %.0f%%)",
-                    chosen.gpus, 100 * settings.minScalingEfficiency(), Math.min(cap, chosen.gpus + 1),
-                    100 * efficiencyAt(base, best, Math.min(cap, chosen.gpus + 1)))
-                    : String.format(Locale.ROOT, "%d GPUs keep %.0f%% scaling efficiency, within maxGpus %d", chosen.gpus,
-                    100 * scalingEfficiency(base, chosen), cap);
+                    ? String.format(Locale.ROOT, "a GPU added beyond %d is predicted to do less than %.0f%% of one GPU's "
+                    + "work (%d GPUs: %.0f%%)", chosen.gpus, 100 * settings.minScalingEfficiency(), next,
+                    100 * ScaleOutRule.marginalEfficiency(seconds, chosen.gpus, next))
+                    : String.format(Locale.ROOT, "each GPU up to %d does at least %.0f%% of one GPU's work, within maxGpus %d",
+                    chosen.gpus, 100 * settings.minScalingEfficiency(), seconds.length - 1);
             changes.add(new TuningChange("gpus", Integer.toString(job.gpus()), Integer.toString(chosen.gpus), why));
         }
         if (chosen.batch != job.batchSize()) {
@@ -202,14 +199,6 @@ public final class TrainingTuner {
     }
 
     private record Choice(int gpus, int batch, int epochs, double seconds) {
-    }
-
-    private static double scalingEfficiency(Choice base, Choice c) {
-        return base.seconds * base.gpus / (c.seconds * c.gpus);
-    }
-
-    private static double efficiencyAt(Choice base, Choice[] best, int n) {
-        return best[n] == null ? 0 : scalingEfficiency(base, best[n]);
     }
 
     private Result unchanged(Request job, int epochs, GoodputModel m, String summary) {

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Means over the workload files of bench/pollux-adaptive.sh's runs (OUT/<shape>/<folder>/<file>-<policy>/summary.json):
+per shape, folder, policy and tuner mode, with each mode against tuner off under the same policy, then Gantry's best
+configuration against pollux. Writes OUT/means.csv, OUT/means.json and OUT/summary.json (every run, with its shape
+and folder, in `gantry bench`'s summary shape). Usage: pollux-means.py OUT"""
+import csv, glob, json, os, sys
+
+LOADS = {"workloads-0.5": 0.5, "workloads": 1.0, "workloads-1.5": 1.5}
+ORDER = {"own": 0, "off": 1, "once": 2, "adaptive": 3}
+
+
+def read_runs(out):
+    runs = []
+    for path in sorted(glob.glob(f"{out}/*/*/*/summary.json")):
+        folder_dir = os.path.dirname(os.path.dirname(path))
+        shape, folder = os.path.basename(os.path.dirname(folder_dir)), os.path.basename(folder_dir)
+        for r in json.load(open(path))["runs"]:
+            # pollux sizes its jobs itself: the tuner does not apply to it ("own")
+            r = dict(r, shape=shape, workloads=folder,
+                     tuner="own" if r["policy"] == "pollux" else str(r["tuner"]).lower())
+            runs.append(r)
+    return runs
+
+
+def means(runs):
+    groups = {}
+    for r in runs:
+        groups.setdefault((r["shape"], r["workloads"], r["policy"], r["tuner"]), []).append(r)
+    rows = []
+    for (s, d, p, t), rs in groups.items():
+        n = len(rs)
+        rows.append({"shape": s, "workloads": d, "load": LOADS.get(d), "policy": p, "tuner": t, "files": n,
+                     "avg_jct_s": sum(r["avg_jct_s"] for r in rs) / n, "gpu_hours": sum(r["gpu_hours"] for r in rs) / n,
+                     "makespan_s": sum(r["makespan_s"] for r in rs) / n,
+                     "min_target_reached_ratio": min(r["target_reached_ratio"] for r in rs)})
+    off = {(r["shape"], r["workloads"], r["policy"]): r for r in rows if r["tuner"] == "off"}
+    for r in rows:
+        o = off.get((r["shape"], r["workloads"], r["policy"]))
+        same = o is not None and o["files"] == r["files"] and r["tuner"] != "off"
+        r["jct_vs_off"] = r["avg_jct_s"] / o["avg_jct_s"] - 1 if same else None
+        r["gpu_hours_vs_off"] = r["gpu_hours"] / o["gpu_hours"] - 1 if same else None
+    rows.sort(key=lambda r: (r["shape"], r["load"] or 0, r["policy"] != "pollux", r["policy"], ORDER.get(r["tuner"], 9)))
+    return rows
+
+
+def best_files(rows):
+    return max(r["files"] for r in rows)
+
+
+def pct(x):
+    return "" if x is None else f"{100 * x:+.1f}%"
+
+
+def main():
+    out = sys.argv[1]
+    runs = read_runs(out)
+    rows = means(runs)
+    print(f"{'shape':<5} {'load':>4} {'policy':<10} {'tuner':<9} {'files':>5} {'avg JCT s':>10} {'vs off':>7} "
+          f"{'GPU-hours':>10} {'vs off':>7} {'makespan s':>11} {'target':>6}")
+    for r in rows:
+        name = r["policy"] + ("†" if r["policy"] == "pollux" else "")
+        print(f"{r['shape']:<5} {r['load']:>4} {name:<10} {r['tuner']:<9} {r['files']:>5} {r['avg_jct_s']:>10.0f} "
+              f"{pct(r['jct_vs_off']):>7} {r['gpu_hours']:>10.1f} {pct(r['gpu_hours_vs_off']):>7} "
+              f"{r['makespan_s']:>11.0f} {r['min_target_reached_ratio']:>6.3f}")
+    print("\nGantry's best configuration (lowest mean avg JCT, policy/tuner) against pollux†:")
+    for key in sorted({(r["shape"], r["load"] or 0, r["workloads"]) for r in rows}):
+        here = [r for r in rows if (r["shape"], r["workloads"]) == (key[0], key[2])]
+        pollux = [r for r in here if r["policy"] == "pollux"]
+        ours = [r for r in here if r["policy"] != "pollux" and r["files"] == max(x["files"] for x in here)]
+        if not pollux or not ours:
+            print(f"  {key[0]} load {key[1]}: not run (pollux {'yes' if pollux else 'no'})")
+            continue
+        p = pollux[0]
+        if p["files"] < best_files(ours):
+            # pollux ran on fewer files (it is slow): compare on those files only
+            done = {r["trace_file"] for r in runs if (r["shape"], r["workloads"], r["policy"]) == (key[0], key[2], "pollux")}
+            ours = means([r for r in runs if (r["shape"], r["workloads"]) == (key[0], key[2])
+                          and r["policy"] != "pollux" and r["trace_file"] in done])
+        best = min(ours, key=lambda r: r["avg_jct_s"])
+        verdict = "below" if best["avg_jct_s"] < p["avg_jct_s"] else "NOT below"
+        print(f"  {key[0]} load {key[1]}: {best['policy']}/{best['tuner']} {best['avg_jct_s']:.0f} s vs pollux "
+              f"{p['avg_jct_s']:.0f} s ({pct(best['avg_jct_s'] / p['avg_jct_s'] - 1)}): {verdict}, on {p['files']} files")
+    with open(f"{out}/means.csv", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()) if rows else ["shape"])
+        w.writeheader()
+        w.writerows(rows)
+    json.dump({"means": rows}, open(f"{out}/means.json", "w"), indent=1)
+    json.dump({"runs": runs}, open(f"{out}/summary.json", "w"), indent=1)
+
+
+main()
