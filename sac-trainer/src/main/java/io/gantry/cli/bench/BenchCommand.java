@@ -80,9 +80,9 @@ public final class BenchCommand extends PrintingCommand {
     /** Runs every (load, seed, policy) replay, writes the plots, and returns the rows. */
     List<BenchRow> run(BenchOptions opts) throws IOException {
         long loadStart = System.nanoTime();
-        Trace trace = opts.trace().loader().load(opts.traceFile(), opts.nodeShape());
-        err.printf(Locale.ROOT, "loaded %d jobs from %s in %.2f s%n", trace.jobs().size(), opts.traceFile(),
-                (System.nanoTime() - loadStart) / 1e9);
+        Trace trace = opts.split().apply(opts.trace().loader().load(opts.traceFile(), opts.nodeShape()));
+        err.printf(Locale.ROOT, "loaded %d jobs from %s (split %s: %s) in %.2f s%n", trace.jobs().size(), opts.traceFile(),
+                opts.split().cliName(), opts.split().dates(), (System.nanoTime() - loadStart) / 1e9);
         for (String note : trace.notes()) {
             err.println("note: " + note);
         }

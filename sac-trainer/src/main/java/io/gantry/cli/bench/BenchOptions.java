@@ -5,6 +5,7 @@ import static io.gantry.cli.FlagValues.number;
 import static io.gantry.cli.FlagValues.positiveInt;
 
 import io.gantry.cli.FlagValues;
+import io.gantry.cli.TraceSplit;
 
 import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.gpushare.OpenbGpuFiles;
@@ -26,10 +27,11 @@ import java.util.Set;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
-                    List<TunerMode> tuners, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile) {
+                    List<TunerMode> tuners, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile,
+                    TraceSplit split) {
 
     static final String USAGE = """
-            usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--nodes 13] [--nodes-file F]
+            usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--split NAME] [--nodes 13] [--nodes-file F]
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
@@ -37,6 +39,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--preemption-cost S]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
+              --split       Philly's named splits: train (September 2017), validate (2017-10-01 to 10-15),
+                            report (2017-10-16 to 10-31, touched only by the final run), all (default)
               --nodes       identical nodes in the cluster (default 13)
               --node-shape  per node (default 8,96,384: Alibaba's commonest GPU node)
               --nodes-file  the cluster is the nodes of a list in the Alibaba GPU 2023 trace's format
@@ -74,9 +78,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             bench/README.md, Tuner)
               --preemption-cost  seconds of run time a preempted job needs again each time it resumes
                             (reloading a checkpoint; Pollux charges 30); default 0: preemption is free
-              --policy-setting  sac.checkpoint=DIR or sac.restart-cost-s=S (repeatable): the sac policy's
-                            checkpoint and the restart cost it weighs (env GANTRY_SAC_CHECKPOINT,
-                            GANTRY_SAC_RESTART_COST_S otherwise)
+              --policy-setting  sac.checkpoint=DIR, sac.restart-cost-s=S or sac.replay-learning=U (repeatable):
+                            the sac policy's checkpoint, the restart cost it weighs (env GANTRY_SAC_CHECKPOINT,
+                            GANTRY_SAC_RESTART_COST_S otherwise), and U > 0 gradient steps per transition it
+                            takes while it replays (online learning in the replay; default 0: frozen)
             """;
 
     static BenchOptions parse(String[] args) {
@@ -111,12 +116,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         UsageModel usage = UsageModel.REQUEST;
         double preemptionCostS;
         Path nodesFile;
+        TraceSplit split = TraceSplit.ALL;
 
         /** What is replayed: trace, cluster, loads, policies, seeds, window and where results go. */
         boolean workloadFlag(String flag, String v) {
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
+                case "--split" -> split = TraceSplit.byCliName(v);
                 case "--nodes" -> nodes = positiveInt(flag, v);
                 case "--node-shape" -> shape = NodeShape.parse(v);
                 case "--nodes-file" -> nodesFile = Path.of(v);
@@ -172,8 +179,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 case "--policy-setting" -> {
                     int eq = v.indexOf('=');
                     if (eq <= 0 || !v.startsWith("sac.")) {
-                        throw new IllegalArgumentException("--policy-setting takes sac.checkpoint=DIR or "
-                                + "sac.restart-cost-s=S, got '" + v + "'");
+                        throw new IllegalArgumentException("--policy-setting takes sac.checkpoint=DIR, "
+                                + "sac.restart-cost-s=S or sac.replay-learning=U, got '" + v + "'");
                     }
                     SacConfig.use(SacConfig.current().with(v.substring(0, eq), v.substring(eq + 1)));
                 }
@@ -200,7 +207,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
                     fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, usage, preemptionCostS,
-                    nodesFile);
+                    nodesFile, split);
         }
     }
 

@@ -2,14 +2,13 @@ package io.gantry.cli.train;
 
 import io.gantry.cli.CommandOptions;
 import io.gantry.cli.PrintingCommand;
-import io.gantry.cli.bench.LineChart;
+import io.gantry.cli.TraceSplit;
 import io.gantry.cli.bench.ProgressBar;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.sac.SacAgent;
 import io.gantry.scheduling.sac.SacCheckpoint;
 import io.gantry.scheduling.sac.SacPolicy;
-import io.gantry.scheduling.sac.SacSettings;
 import io.gantry.scheduling.sac.SacTraining;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.Trace;
@@ -24,15 +23,23 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /** {@code gantry train}: pre-train the SAC policy on trace replay; writes a CSV log, PNG learning curves and a checkpoint. */
 public final class TrainCommand extends PrintingCommand {
 
-    static final String CSV_HEADER = "episode,load,jobs,decisions,return,avg_jct_s,entropy,alpha,actor_loss,critic_loss,updates";
+    static final String CSV_HEADER = "episode,load,jobs,decisions,return,avg_jct_s,entropy,alpha,actor_loss,critic_loss,updates,"
+            + "val_avg_jct_s";
+
+    /** The git work tree whose commit checkpoints name. */
+    private final Path repo;
 
     public TrainCommand(PrintStream out, PrintStream err) {
+        this(out, err, Path.of("."));
+    }
+
+    TrainCommand(PrintStream out, PrintStream err, Path repo) {
         super(out, err);
+        this.repo = repo;
     }
 
     @Override
@@ -41,15 +48,25 @@ public final class TrainCommand extends PrintingCommand {
     }
 
     private int train(TrainOptions opts, String[] args) throws IOException {
+        CodeVersion version = CodeVersion.of(repo);
+        if (!opts.latencyOnly() && !opts.allowDirty() && (version.dirty() || !version.known())) {
+            err.println("gantry train: " + (version.known() ? version.refusal()
+                    : repo.toAbsolutePath() + " is not a git work tree, so the checkpoint could name no commit;"
+                    + " pass --allow-dirty to train anyway"));
+            return 2;
+        }
         Files.createDirectories(opts.out());
-        List<JobRequest> jobs = trainingJobs(opts);
+        Trace trace = opts.trace().loader().load(opts.traceFile(), NodeShape.ALIBABA_G2);
+        List<JobRequest> jobs = trainingJobs(opts, trace);
         if (opts.latencyOnly()) {
             return latency(opts, jobs);
         }
         List<NodeSpec> nodes = NodeShape.ALIBABA_G2.nodes(opts.nodes());
+        Validation validation = opts.validationJobs() == 0 ? null : new Validation(TraceSplit.VALIDATE.apply(trace).jobs(),
+                nodes, opts.loads(), opts.validationJobs(), opts.seed());
         SacAgent agent;
         if (opts.init() == null) {
-            agent = SacAgent.create(SacSettings.DEFAULT, opts.seed());
+            agent = SacAgent.create(opts.settings(), opts.seed());
         } else {
             agent = SacCheckpoint.load(opts.init());
             err.println("continuing from " + opts.init());
@@ -57,43 +74,74 @@ public final class TrainCommand extends PrintingCommand {
         SacTraining.Config config = new SacTraining.Config(jobs, nodes, opts.loads(), opts.episodes(), opts.episodeJobs(),
                 opts.updatesPerDecision(), 2 * agent.settings().batchSize(), opts.seed(), agent.settings());
         List<SacTraining.EpisodeLog> logs = new ArrayList<>();
+        List<double[]> validated = new ArrayList<>();
         ProgressBar bar = new ProgressBar(err, opts.episodes());
         long start = System.nanoTime();
         try (BufferedWriter csv = Files.newBufferedWriter(opts.out().resolve("train-log.csv"))) {
             csv.write(CSV_HEADER + "\n");
+            if (validation != null) {
+                validated.add(new double[] {0, validation.avgJctS(agent)});
+                csv.write("0,,,,,,,,,,0," + fmt(validated.get(0)[1]) + "\n");
+            }
             SacTraining.train(config, agent, log -> {
                 logs.add(log);
+                double val = validation == null ? Double.NaN : validation.avgJctS(agent);
+                if (validation != null) {
+                    validated.add(new double[] {log.episode(), val});
+                }
                 try {
-                    csv.write(csvLine(log) + "\n");
+                    csv.write(csvLine(log) + "," + (Double.isNaN(val) ? "" : fmt(val)) + "\n");
                     csv.flush();
                 } catch (IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
-                bar.update(log.episode() - 1, String.format(Locale.ROOT, "episode %d: avg JCT %.0f s, entropy %.2f, α %.3f",
-                        log.episode(), log.avgJctS(), log.policyEntropy(), log.alpha()), 1, 1);
+                bar.update(log.episode() - 1, String.format(Locale.ROOT, "episode %d: avg JCT %.0f s, validation %.0f s,"
+                        + " α %.3f", log.episode(), log.avgJctS(), val, log.alpha()), 1, 1);
             });
         }
         bar.finish();
         double wallS = (System.nanoTime() - start) / 1e9;
         Path checkpoint = opts.out().resolve("checkpoint");
-        SacCheckpoint.save(checkpoint, agent, metadata(opts, args, wallS));
+        Map<String, Object> meta = metadata(opts, args, wallS, version);
+        if (validation != null) {
+            meta.put("validation", validationInfo(opts, validation, validated));
+        }
+        SacCheckpoint.save(checkpoint, agent, meta);
         agent.close();
-        plot(opts.out(), logs);
-        out.printf(Locale.ROOT, "trained %d episodes on %d jobs of %s in %.1f s; wrote %s, train-log.csv, learning-curves-*.png%n",
-                opts.episodes(), jobs.size(), opts.traceFile(), wallS, checkpoint);
+        TrainingCharts.write(opts.out(), logs, validated);
+        out.printf(Locale.ROOT, "trained %d episodes on %d jobs of %s (split %s) in %.1f s; wrote %s, train-log.csv,"
+                + " learning-curves-*.png%n", opts.episodes(), jobs.size(), opts.traceFile(), opts.split().cliName(), wallS,
+                checkpoint);
         return 0;
     }
 
-    private List<JobRequest> trainingJobs(TrainOptions opts) {
-        Trace trace = opts.trace().loader().load(opts.traceFile(), NodeShape.ALIBABA_G2);
-        List<JobRequest> jobs = new ArrayList<>(trace.jobs());
+    private List<JobRequest> trainingJobs(TrainOptions opts, Trace trace) {
+        List<JobRequest> jobs = new ArrayList<>(opts.split().apply(trace).jobs());
         jobs.sort(Comparator.comparingDouble(JobRequest::submitTime).thenComparing(JobRequest::id));
         if (opts.firstJobs() > 0 && opts.firstJobs() < jobs.size()) {
             jobs = new ArrayList<>(jobs.subList(0, opts.firstJobs()));
         }
-        err.printf("training jobs: %d of %s%s%n", jobs.size(), opts.traceFile(),
-                opts.firstJobs() > 0 ? " (the first " + opts.firstJobs() + " in arrival order)" : "");
+        err.printf("training jobs: %d of %s, split %s (%s)%s%n", jobs.size(), opts.traceFile(), opts.split().cliName(),
+                opts.split().dates(), opts.firstJobs() > 0 ? " (the first " + opts.firstJobs() + " in arrival order)" : "");
         return jobs;
+    }
+
+    private static Map<String, Object> validationInfo(TrainOptions o, Validation v, List<double[]> validated) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("split", TraceSplit.VALIDATE.cliName() + " (" + TraceSplit.VALIDATE.dates() + ")");
+        m.put("window_jobs", v.jobs());
+        m.put("loads", o.loads());
+        m.put("window_seed", o.seed());
+        m.put("before_training_avg_jct_s", validated.get(0)[1]);
+        m.put("after_training_avg_jct_s", validated.get(validated.size() - 1)[1]);
+        double[] best = validated.stream().min(Comparator.comparingDouble(p -> p[1])).orElseThrow();
+        m.put("best_episode", (int) best[0]);
+        m.put("best_avg_jct_s", best[1]);
+        return m;
+    }
+
+    private static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.3f", v);
     }
 
     private int latency(TrainOptions opts, List<JobRequest> jobs) throws IOException {
@@ -119,11 +167,12 @@ public final class TrainCommand extends PrintingCommand {
                 l.updates());
     }
 
-    private static Map<String, Object> metadata(TrainOptions o, String[] args, double wallS) {
+    private static Map<String, Object> metadata(TrainOptions o, String[] args, double wallS, CodeVersion version) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("command", "./gantry train " + String.join(" ", args));
         m.put("trace", o.trace().cliName());
         m.put("trace_file", o.traceFile().getFileName().toString());
+        m.put("split", o.split().cliName() + " (" + o.split().dates() + ")");
         m.put("first_jobs", o.firstJobs());
         m.put("loads", o.loads());
         m.put("episodes", o.episodes());
@@ -132,58 +181,13 @@ public final class TrainCommand extends PrintingCommand {
         m.put("seed", o.seed());
         m.put("nodes", o.nodes());
         m.put("init", o.init() == null ? "fresh" : o.init());
-        m.put("code_version", codeVersion());
+        m.put("code_version", version.label());
+        m.put("dirty", version.dirty() || !version.known());
+        if (version.dirty()) {
+            m.put("uncommitted_changes", version.changes());
+        }
         m.put("training_wall_s", Math.round(wallS * 10) / 10.0);
         return m;
-    }
-
-    /** The git commit of the working tree, with "-dirty" when the SAC sources differ from it; "unknown" outside git. */
-    private static String codeVersion() {
-        try {
-            String head = git("rev-parse", "--short", "HEAD");
-            String dirty = git("status", "--porcelain", "--", "scheduling-core/src/main/java/io/gantry/scheduling/sac");
-            return head.isEmpty() ? "unknown" : head + (dirty.isEmpty() ? "" : "-dirty");
-        } catch (IOException | InterruptedException e) {
-            return "unknown";
-        }
-    }
-
-    private static String git(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of("git"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String s = new String(p.getInputStream().readAllBytes()).trim();
-        return p.waitFor() == 0 ? s : "";
-    }
-
-    private static void plot(Path dir, List<SacTraining.EpisodeLog> logs) throws IOException {
-        chart(dir, "jct", "average JCT per training episode", "average JCT (s)", logs, Map.of("avg JCT", SacTraining.EpisodeLog::avgJctS));
-        chart(dir, "return", "episode return", "return", logs, Map.of("return", SacTraining.EpisodeLog::episodeReturn));
-        Map<String, ToDoubleFunction<SacTraining.EpisodeLog>> ea = new LinkedHashMap<>();
-        ea.put("policy entropy (nats)", SacTraining.EpisodeLog::policyEntropy);
-        ea.put("alpha", SacTraining.EpisodeLog::alpha);
-        chart(dir, "entropy-alpha", "entropy and temperature", "value", logs, ea);
-        Map<String, ToDoubleFunction<SacTraining.EpisodeLog>> losses = new LinkedHashMap<>();
-        losses.put("critic loss", SacTraining.EpisodeLog::criticLoss);
-        losses.put("actor loss", SacTraining.EpisodeLog::actorLoss);
-        chart(dir, "losses", "mean losses per episode", "loss", logs, losses);
-    }
-
-    private static void chart(Path dir, String tag, String title, String yLabel, List<SacTraining.EpisodeLog> logs,
-                              Map<String, ToDoubleFunction<SacTraining.EpisodeLog>> series) throws IOException {
-        LineChart c = new LineChart(title, "episode", yLabel, false);
-        for (Map.Entry<String, ToDoubleFunction<SacTraining.EpisodeLog>> e : series.entrySet()) {
-            List<double[]> pts = new ArrayList<>();
-            for (SacTraining.EpisodeLog l : logs) {
-                double y = e.getValue().applyAsDouble(l);
-                if (Double.isFinite(y)) {
-                    pts.add(new double[] {l.episode(), y});
-                }
-            }
-            c.add(new LineChart.Series(e.getKey(), pts.stream().mapToDouble(p -> p[0]).toArray(),
-                    pts.stream().mapToDouble(p -> p[1]).toArray()));
-        }
-        c.write(dir.resolve("learning-curves-" + tag + ".png"));
     }
 
     @Override

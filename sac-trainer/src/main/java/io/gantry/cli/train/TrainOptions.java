@@ -4,8 +4,9 @@ import static io.gantry.cli.FlagValues.number;
 import static io.gantry.cli.FlagValues.positiveInt;
 
 import io.gantry.cli.FlagValues;
-
+import io.gantry.cli.TraceSplit;
 import io.gantry.scheduling.sac.SacPolicy;
+import io.gantry.scheduling.sac.SacSettings;
 import io.gantry.scheduling.trace.TraceFormat;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -15,16 +16,20 @@ import java.util.List;
 import java.util.Set;
 
 /** The flags of {@code gantry train}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
-record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Double> loads, int episodes, int episodeJobs,
-                    double updatesPerDecision, long seed, int nodes, String init, boolean latencyOnly, Path out) {
+record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int firstJobs, List<Double> loads, int episodes,
+                    int episodeJobs, double updatesPerDecision, long seed, int nodes, String init, boolean latencyOnly,
+                    Path out, int validationJobs, boolean allowDirty, SacSettings settings) {
 
     static final String USAGE = """
-            usage: gantry train [--trace philly|openb|pollux|pai2020] [--trace-file PATH] [--first-jobs N]
-                                [--load 0.8,1.0,1.2] [--episodes 40] [--episode-jobs 400] [--updates 0.5]
-                                [--seed 1] [--nodes 13] [--init CHECKPOINT] [--latency] [--out DIR]
+            usage: gantry train [--trace philly|openb|pollux|pai2020] [--trace-file PATH] [--split train|validate|all]
+                                [--first-jobs N] [--load 0.8,1.0,1.2] [--episodes 40] [--episode-jobs 400]
+                                [--updates 0.5] [--seed 1] [--nodes 13] [--init CHECKPOINT] [--validate-jobs N]
+                                [--residual-bound B] [--reward-scale S] [--allow-dirty] [--latency] [--out DIR]
               --trace         trace format (default philly); --trace-file any other file in that format
-              --first-jobs    train only on the first N jobs in arrival order (default all); for Philly,
-                              5657 = September 2017, leaving October for testing
+              --split         Philly's named splits (bench/README.md, SAC): train = September 2017, validate =
+                              2017-10-01 to 10-15, report = 2017-10-16 to 10-31, which training refuses;
+                              all = the whole file (default)
+              --first-jobs    train only on the first N jobs (of the split) in arrival order (default all)
               --load          offered loads ρ episodes are drawn from (default 0.8,1.0,1.2)
               --episodes      training episodes (default 40)
               --episode-jobs  consecutive jobs per episode, at a seeded offset (default 400)
@@ -32,50 +37,67 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
               --seed          one seed for everything random (default 1): same seed, same log
               --nodes         identical Alibaba-shaped nodes (default 13)
               --init          continue from a checkpoint (folder or classpath:/...) instead of fresh weights
+              --validate-jobs with --split train: before training and after every episode, replay one window of
+                              N validation-split jobs (seeded by --seed) greedily at each --load; the mean
+                              avg JCT is the log's val_avg_jct_s and learning-curves-validation.png (default off)
+              --residual-bound  the learned correction's bound B in prior + B x tanh(MLP) (default %s)
+              --reward-scale  job-seconds one unit of reward stands for (default %.0f = 100 job-hours)
+              --allow-dirty   train even if the git tree has uncommitted changes; the checkpoint's metadata then
+                              says dirty (without it such a run is refused: a checkpoint names a clean commit)
               --latency       only measure decision latency of --init (default: %s) at 13 nodes x 32 pending
                               and 1,000 nodes x 64 pending; writes latency.txt
               --out           output folder (default sac-trainer/runs/<timestamp>): train-log.csv,
                               learning-curves-*.png, checkpoint/ (sac.params + metadata.json)
-            """.formatted(SacPolicy.DEFAULT_CHECKPOINT);
+            """.formatted(SacSettings.DEFAULT_RESIDUAL_BOUND, SacSettings.DEFAULT.rewardScaleJobSeconds(),
+            SacPolicy.DEFAULT_CHECKPOINT);
 
     static TrainOptions parse(String[] args) {
+        Parser p = new Parser();
+        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--latency", "--allow-dirty"))) {
+            if (!p.dataFlag(f.name(), f.value()) && !p.runFlag(f.name(), f.value())) {
+                throw new IllegalArgumentException("unknown flag " + f.name());
+            }
+        }
+        return p.build();
+    }
+
+    /** The flags as they are read; each group of flags is one method. */
+    private static final class Parser {
         TraceFormat trace = TraceFormat.PHILLY;
-        Path traceFile = null;
-        int firstJobs = 0;
+        Path traceFile;
+        TraceSplit split = TraceSplit.ALL;
+        int firstJobs;
         List<Double> loads = List.of(0.8, 1.0, 1.2);
-        int episodes = 40;
         int episodeJobs = 400;
-        double updates = 0.5;
+        int validationJobs;
         long seed = 1;
         int nodes = 13;
-        String init = null;
-        boolean latency = false;
-        Path out = null;
-        for (FlagValues.Flag f : FlagValues.read(args, Set.of("--latency"))) {
-            String flag = f.name();
-            String v = f.value();
+
+        int episodes = 40;
+        double updates = 0.5;
+        String init;
+        boolean latency;
+        boolean allowDirty;
+        Path out;
+        SacSettings settings = SacSettings.DEFAULT;
+        boolean settingsGiven;
+
+        /** What is replayed: trace, split, jobs, loads, seed, cluster. */
+        boolean dataFlag(String flag, String v) {
             switch (flag) {
                 case "--trace" -> trace = TraceFormat.byCliName(v);
                 case "--trace-file" -> traceFile = Path.of(v);
+                case "--split" -> {
+                    split = TraceSplit.byCliName(v);
+                    if (split == TraceSplit.REPORT) {
+                        throw new IllegalArgumentException("--split report is the reporting split: nothing may be "
+                                + "trained or tuned on it (use train, or validate to choose settings)");
+                    }
+                }
                 case "--first-jobs" -> firstJobs = positiveInt(flag, v);
-                case "--load" -> {
-                    loads = new ArrayList<>();
-                    for (String s : v.split(",")) {
-                        double d = number(flag, s.trim());
-                        if (!(d > 0)) {
-                            throw new IllegalArgumentException("--load values must be positive, got " + s);
-                        }
-                        loads.add(d);
-                    }
-                }
-                case "--episodes" -> episodes = positiveInt(flag, v);
+                case "--load" -> loads = loads(flag, v);
                 case "--episode-jobs" -> episodeJobs = positiveInt(flag, v);
-                case "--updates" -> {
-                    updates = number(flag, v);
-                    if (updates < 0) {
-                        throw new IllegalArgumentException("--updates must not be negative");
-                    }
-                }
+                case "--validate-jobs" -> validationJobs = positiveInt(flag, v);
                 case "--seed" -> {
                     try {
                         seed = Long.parseLong(v);
@@ -84,17 +106,67 @@ record TrainOptions(TraceFormat trace, Path traceFile, int firstJobs, List<Doubl
                     }
                 }
                 case "--nodes" -> nodes = positiveInt(flag, v);
+                default -> {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** How training runs: episodes, steps, the agent's settings, start point, provenance and output. */
+        boolean runFlag(String flag, String v) {
+            switch (flag) {
+                case "--episodes" -> episodes = positiveInt(flag, v);
+                case "--updates" -> {
+                    updates = number(flag, v);
+                    if (updates < 0) {
+                        throw new IllegalArgumentException("--updates must not be negative");
+                    }
+                }
+                case "--residual-bound" -> {
+                    settings = settings.withResidualBound(FlagValues.positive(flag, v));
+                    settingsGiven = true;
+                }
+                case "--reward-scale" -> {
+                    settings = settings.withRewardScale(FlagValues.positive(flag, v));
+                    settingsGiven = true;
+                }
                 case "--init" -> init = v;
                 case "--latency" -> latency = true;
+                case "--allow-dirty" -> allowDirty = true;
                 case "--out" -> out = Path.of(v);
-                default -> throw new IllegalArgumentException("unknown flag " + flag);
+                default -> {
+                    return false;
+                }
             }
+            return true;
         }
-        traceFile = FlagValues.traceFile(trace, traceFile);
-        if (out == null) {
-            out = Path.of("sac-trainer", "runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+
+        TrainOptions build() {
+            Path file = FlagValues.traceFile(trace, traceFile);
+            if (validationJobs > 0 && split != TraceSplit.TRAIN) {
+                throw new IllegalArgumentException("--validate-jobs replays the validation split: it needs --split train");
+            }
+            if (settingsGiven && init != null) {
+                throw new IllegalArgumentException("--residual-bound and --reward-scale set a fresh agent; --init keeps "
+                        + "the checkpoint's settings");
+            }
+            Path dir = out != null ? out
+                    : Path.of("sac-trainer", "runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            return new TrainOptions(trace, file, split, firstJobs, loads, episodes, episodeJobs, updates, seed, nodes,
+                    init, latency, dir, validationJobs, allowDirty, settings);
         }
-        return new TrainOptions(trace, traceFile, firstJobs, loads, episodes, episodeJobs, updates, seed, nodes, init,
-                latency, out);
+    }
+
+    private static List<Double> loads(String flag, String v) {
+        List<Double> out = new ArrayList<>();
+        for (String s : v.split(",")) {
+            double d = number(flag, s.trim());
+            if (!(d > 0)) {
+                throw new IllegalArgumentException("--load values must be positive, got " + s);
+            }
+            out.add(d);
+        }
+        return out;
     }
 }

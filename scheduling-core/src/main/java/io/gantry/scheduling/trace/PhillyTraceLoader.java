@@ -45,6 +45,7 @@ public final class PhillyTraceLoader implements TraceLoader {
                 bad.add(new BadRow(name, row.line(), e.getMessage()));
             }
         }
-        return new Trace("philly", file, TraceTimes.fromZero(jobs), bad, List.of());
+        double origin = jobs.stream().mapToDouble(JobRequest::submitTime).min().orElse(Double.NaN);
+        return new Trace("philly", file, TraceTimes.fromZero(jobs), bad, List.of(), origin);
     }
 }

@@ -50,7 +50,13 @@ public final class ReplayCheck {
                 shaped.size(), load);
     }
 
-    private static double avgJct(String which, SacAgent agent, List<JobRequest> jobs, List<NodeSpec> nodes) {
+    /**
+     * Average JCT of the greedy policy of {@code agent} replaying {@code jobs} (already shaped) on {@code nodes}; also
+     * the trainer's validation replay.
+     *
+     * @param which names the agent in the error when its inference fails
+     */
+    public static double avgJct(String which, SacAgent agent, List<JobRequest> jobs, List<NodeSpec> nodes) {
         SacPolicy policy = SacPolicy.greedy(agent);
         SimulationResult result = new Simulator(nodes, policy, new HistoryDurationPredictor()).run(jobs, null);
         if (policy.fallbackReason().isPresent()) {

@@ -50,6 +50,23 @@ public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double ga
                 DEFAULT_PRIOR_WEIGHT, DEFAULT_RESIDUAL_BOUND);
     }
 
+    /** These settings with another bound on the learned correction. */
+    public SacSettings withResidualBound(double bound) {
+        return new SacSettings(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
+                targetEntropyRatio, batchSize, replayCapacity, rewardScaleJobSeconds, balanceWeight, fairnessWeight,
+                priorWeight, bound);
+    }
+
+    /** These settings with another reward scale (job-seconds per unit of reward). */
+    public SacSettings withRewardScale(double jobSeconds) {
+        if (!(jobSeconds > 0)) {
+            throw new IllegalArgumentException("rewardScaleJobSeconds must be > 0, got " + jobSeconds);
+        }
+        return new SacSettings(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
+                targetEntropyRatio, batchSize, replayCapacity, jobSeconds, balanceWeight, fairnessWeight, priorWeight,
+                residualBound);
+    }
+
     public Features features() {
         return new Features(windowJobs, nodesPerJob, priorWeight);
     }
