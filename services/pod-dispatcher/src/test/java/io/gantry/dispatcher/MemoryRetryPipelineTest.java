@@ -67,11 +67,7 @@ class MemoryRetryPipelineTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             try {
-                return Map.of("gantry.real-jobs.runner-jar", RealRunner.JAR.toString(),
-                        "gantry.real-jobs.max-concurrent", "1",
-                        "gantry.real-jobs.work-dir", Files.createTempDirectory("memory-retry-jobs").toString(),
-                        "gantry.real-jobs.datasets-dir", RealRunner.datasets().toString(),
-                        "gantry.real-jobs.run-timeout", "PT3M");
+                return RealRunner.oneAtATimeIn(Files.createTempDirectory("memory-retry-jobs"));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

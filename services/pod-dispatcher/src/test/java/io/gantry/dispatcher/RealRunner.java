@@ -2,6 +2,7 @@ package io.gantry.dispatcher;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
 /** Where the real-job tests find the job-runner jar and the shared datasets it trains on. */
@@ -18,6 +19,13 @@ public final class RealRunner {
     /** The shared datasets directory ({@code gantry.shared.dir}/datasets). */
     public static Path datasets() {
         return Path.of(System.getProperty("gantry.shared.dir", ROOT.resolve("../shared").toString()), "datasets");
+    }
+
+    /** The dispatcher's settings for real jobs: this runner, one job at a time, in {@code workDir}, 3 minutes each. */
+    public static Map<String, String> oneAtATimeIn(Path workDir) {
+        return Map.of("gantry.real-jobs.runner-jar", JAR.toString(), "gantry.real-jobs.max-concurrent", "1",
+                "gantry.real-jobs.work-dir", workDir.toString(), "gantry.real-jobs.datasets-dir", datasets().toString(),
+                "gantry.real-jobs.run-timeout", "PT3M");
     }
 
     /**

@@ -62,10 +62,7 @@ class RetunePipelineTest {
         public Map<String, String> getConfigOverrides() {
             try {
                 Files.createDirectories(WORK_DIR);
-                return Map.of("gantry.real-jobs.runner-jar", RealRunner.JAR.toString(),
-                        "gantry.real-jobs.max-concurrent", "1", "gantry.real-jobs.work-dir", WORK_DIR.toString(),
-                        "gantry.real-jobs.datasets-dir", RealRunner.datasets().toString(),
-                        "gantry.real-jobs.run-timeout", "PT3M");
+                return RealRunner.oneAtATimeIn(WORK_DIR);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
