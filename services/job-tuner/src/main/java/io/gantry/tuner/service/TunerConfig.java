@@ -32,7 +32,10 @@ public interface TunerConfig {
     @WithDefault("384")
     int nodeMemoryGib();
 
-    /** Smallest predicted scaling efficiency T(1) ÷ (n·T(n)) for which n GPUs are worth giving a job. */
+    /**
+     * Smallest share of one GPU's work that each GPU added to a job must itself do for it to be given
+     * (scheduling-core's {@code ScaleOutRule}, a marginal test, not the average T(1) ÷ (n·T(n))).
+     */
     @WithDefault("0.7")
     double minScalingEfficiency();
 
