@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -61,6 +62,34 @@ final class CheckpointFiles {
     static Optional<Path> newest(Path dir) throws IOException {
         List<Path> all = list(dir);
         return all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
+    }
+
+    /** Reads a checkpoint's magic: its format version (1 or 2); anything else is not a Gantry checkpoint. */
+    static int readVersion(DataInputStream in, Path file) throws IOException {
+        String magic = in.readUTF();
+        if (MAGIC.equals(magic)) {
+            return 2;
+        }
+        if (MAGIC_V1.equals(magic)) {
+            return 1;
+        }
+        throw new IOException(file + " is not a Gantry checkpoint");
+    }
+
+    static void writeInts(DataOutputStream out, List<Integer> values) throws IOException {
+        out.writeInt(values.size());
+        for (int v : values) {
+            out.writeInt(v);
+        }
+    }
+
+    static List<Integer> readInts(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<Integer> values = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            values.add(in.readInt());
+        }
+        return values;
     }
 
     static void writeNullable(DataOutputStream out, Double v) throws IOException {

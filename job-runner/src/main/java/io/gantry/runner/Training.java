@@ -28,6 +28,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -267,40 +268,7 @@ final class Training implements AutoCloseable {
 
     /** Mean cross-entropy, accuracy and confusion matrix of the current weights on {@code split}. */
     Evaluation evaluate(Datasets.Split split) {
-        int n = split.size();
-        int classes = data.info().classes();
-        int features = (int) sampleShape.size();
-        int[][] confusion = new int[classes][classes];
-        double lossSum = 0;
-        int correct = 0;
-        int chunk = 512;
-        for (int from = 0; from < n; from += chunk) {
-            int b = Math.min(chunk, n - from);
-            float[] x = new float[b * features];
-            for (int i = 0; i < b; i++) {
-                System.arraycopy(split.x()[from + i], 0, x, i * features, features);
-            }
-            try (NDManager m = manager.newSubManager()) {
-                NDArray logits = block.forward(store, new NDList(m.create(x, new Shape(b).addAll(sampleShape))), false)
-                        .singletonOrThrow();
-                float[] logp = logits.logSoftmax(1).toFloatArray();
-                for (int i = 0; i < b; i++) {
-                    int y = split.y()[from + i];
-                    int best = 0;
-                    for (int c = 1; c < classes; c++) {
-                        if (logp[i * classes + c] > logp[i * classes + best]) {
-                            best = c;
-                        }
-                    }
-                    lossSum -= logp[i * classes + y];
-                    confusion[y][best]++;
-                    if (best == y) {
-                        correct++;
-                    }
-                }
-            }
-        }
-        return new Evaluation(lossSum / n, (double) correct / n, confusion);
+        return SplitEvaluation.of(block, store, manager, sampleShape, data.info().classes(), split);
     }
 
     // ---- checkpoints (the files: CheckpointFiles) ----
@@ -326,10 +294,7 @@ final class Training implements AutoCloseable {
                 writeArray(out, moment1.get(i));
                 writeArray(out, moment2.get(i));
             }
-            out.writeInt(epochBatchSizes.size());
-            for (int b : epochBatchSizes) {
-                out.writeInt(b);
-            }
+            CheckpointFiles.writeInts(out, epochBatchSizes);
         });
     }
 
@@ -341,10 +306,7 @@ final class Training implements AutoCloseable {
         }
         Path newest = found.get();
         try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(newest)))) {
-            String magic = in.readUTF();
-            if (!CheckpointFiles.MAGIC.equals(magic) && !CheckpointFiles.MAGIC_V1.equals(magic)) {
-                throw new IOException(newest + " is not a Gantry checkpoint");
-            }
+            boolean listsBatchSizes = CheckpointFiles.readVersion(in, newest) >= 2;
             String key = in.readUTF();
             long seed = in.readLong();
             int batch = in.readInt();
@@ -373,7 +335,9 @@ final class Training implements AutoCloseable {
                 readArray(in, moment1.get(i));
                 readArray(in, moment2.get(i));
             }
-            readEpochBatchSizes(in, CheckpointFiles.MAGIC.equals(magic), batch);
+            epochBatchSizes.clear();
+            // A checkpoint written before re-tuning existed trained every epoch at its one batch size.
+            epochBatchSizes.addAll(listsBatchSizes ? CheckpointFiles.readInts(in) : Collections.nCopies(epochsDone, batch));
         } catch (MalformedModelException e) {
             throw new IOException(newest + ": " + e.getMessage(), e);
         }
@@ -390,15 +354,6 @@ final class Training implements AutoCloseable {
             useBatchSize(specBatchSize); // at an epoch boundary: a re-tuned batch size starts now
         }
         return true;
-    }
-
-    /** The epochs' batch sizes of a checkpoint; one written before re-tuning existed trained every epoch at {@code batch}. */
-    private void readEpochBatchSizes(DataInputStream in, boolean listed, int batch) throws IOException {
-        epochBatchSizes.clear();
-        int n = listed ? in.readInt() : epochsDone;
-        for (int i = 0; i < n; i++) {
-            epochBatchSizes.add(listed ? in.readInt() : batch);
-        }
     }
 
     /** Every trainable and running value of the model, in order: what "the same weights" compares. */
