@@ -119,6 +119,11 @@ public final class Features {
 
     /** Candidates for the jobs of {@code pending} (arrival order) on the cluster as tentatively charged so far. */
     CandidateSet build(double now, List<JobRequest> pending, TentativeCluster cluster) {
+        return build(now, new RoundQueue(pending, cluster), cluster);
+    }
+
+    /** Candidates for the jobs still waiting in {@code pending} on the cluster as tentatively charged so far. */
+    CandidateSet build(double now, RoundQueue pending, TentativeCluster cluster) {
         int[] reps = Arrays.stream(nodeClasses(cluster)).distinct().toArray();
         List<Offered> window = window(pending, cluster, reps);
 
@@ -127,13 +132,10 @@ public final class Features {
             clusterGpu += cluster.nodes().capacity(i).gpuMilli();
         }
         double allocatedGpu = clusterGpu - cluster.nodes().freeGpuTotal();
-        double queuedGpu = 0;
-        for (JobRequest j : pending) {
-            queuedGpu += j.total().gpuMilli();
-        }
+        double queuedGpu = pending.queuedGpuMilli();
         int runningTasks = cluster.totalRunningTasks();
         float[] global = {
-                (float) (Math.log1p(pending.size()) / LN_1001),
+                (float) (Math.log1p(pending.waiting()) / LN_1001),
                 (float) (clusterGpu > 0 ? allocatedGpu / clusterGpu : 0),
                 (float) Math.log1p(clusterGpu > 0 ? queuedGpu / clusterGpu : 0),
                 (float) Math.min(1.0, runningTasks / (8.0 * Math.max(1, cluster.size())))};
@@ -254,40 +256,36 @@ public final class Features {
     }
 
     /** The jobs offered: the most urgent that can start (by free space or by preemption), then the longest-waiting that fit. */
-    private List<Offered> window(List<JobRequest> pending, TentativeCluster c, int[] reps) {
+    private List<Offered> window(RoundQueue pending, TentativeCluster c, int[] reps) {
         int n = pending.size();
-        double[] urgency = new double[n];
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            urgency[i] = priorUrgencyGpuS(pending.get(i), c.attainedGpuS(pending.get(i)));
-            order[i] = i;
-        }
-        // Ties by arrival (pending is in arrival order), as the preemptive baselines break them.
-        Arrays.sort(order, Comparator.comparingDouble((Integer i) -> urgency[i]).thenComparingInt(i -> i));
         List<Offered> chosen = new ArrayList<>(windowJobs);
         Set<String> ids = new HashSet<>();
         int byUrgency = windowJobs - LONGEST_WAITING;
         int trials = 0;
         boolean preempt = c.mayPreempt();
         for (int k = 0; k < n && chosen.size() < byUrgency; k++) {
-            JobRequest j = pending.get(order[k]);
+            int i = pending.byUrgency(k);
+            if (pending.taken(i)) {
+                continue;
+            }
+            JobRequest j = pending.job(i);
             if (fitsSomewhere(j, c, reps)) {
-                chosen.add(new Offered(j, urgency[order[k]], List.of()));
+                chosen.add(new Offered(j, pending.urgency(i), List.of()));
                 ids.add(j.id());
             } else if (preempt && trials < MAX_PREEMPTION_TRIALS) {
                 trials++;
-                List<VictimChooser.Candidate> victims = c.victimsFor(j, urgency[order[k]]);
+                List<VictimChooser.Candidate> victims = c.victimsFor(j, pending.urgency(i));
                 if (victims != null && !victims.isEmpty()) {
-                    chosen.add(new Offered(j, urgency[order[k]], victims));
+                    chosen.add(new Offered(j, pending.urgency(i), victims));
                     ids.add(j.id());
                 }
             }
         }
-        // pending is in arrival order, so the longest-waiting jobs come first.
+        // By arrival, so the longest-waiting jobs come first.
         for (int i = 0; i < n && chosen.size() < windowJobs; i++) {
-            JobRequest j = pending.get(i);
-            if (!ids.contains(j.id()) && fitsSomewhere(j, c, reps)) {
-                chosen.add(new Offered(j, urgency[i], List.of()));
+            JobRequest j = pending.job(i);
+            if (!pending.taken(i) && !ids.contains(j.id()) && fitsSomewhere(j, c, reps)) {
+                chosen.add(new Offered(j, pending.urgency(i), List.of()));
                 ids.add(j.id());
             }
         }

@@ -119,7 +119,7 @@ public final class SacPolicy implements SchedulingPolicy {
     private Decision round(SchedulingContext ctx) {
         // Victims are the running jobs flagged preemptible (none where the caller may not stop jobs).
         TentativeCluster cluster = new TentativeCluster(ctx, true, restartCostS);
-        List<JobRequest> pending = new ArrayList<>(ctx.pending());
+        RoundQueue pending = new RoundQueue(ctx.pending(), cluster);
         List<Placement> out = new ArrayList<>();
         List<String> preempted = new ArrayList<>();
         while (!pending.isEmpty()) {
@@ -130,13 +130,13 @@ public final class SacPolicy implements SchedulingPolicy {
             double[] p = agent.probabilities(s);
             int a = SacAgent.choose(p, s.mask(), explore);
             if (listener != null) {
-                listener.decided(ctx.now(), s, a, p, cluster, pending);
+                listener.decided(ctx.now(), s, a, p, cluster, pending.waitingJobs());
             }
             if (s.isWait(a)) {
                 break;
             }
             String jobId = s.jobIds()[a];
-            JobRequest job = pending.stream().filter(j -> j.id().equals(jobId)).findFirst().orElseThrow();
+            JobRequest job = pending.take(jobId);
             if (s.features()[a * Features.COUNT + Features.NEEDS_PREEMPTION_INDEX] > 0) {
                 List<VictimChooser.Candidate> victims = cluster.victimsFor(job,
                         Features.priorUrgencyGpuS(job, cluster.attainedGpuS(job)));
@@ -155,7 +155,6 @@ public final class SacPolicy implements SchedulingPolicy {
                         + ", where it does not fit: masking is broken");
             }
             out.add(new Placement(jobId, nodes));
-            pending.remove(job);
         }
         return new Decision(out, preempted, Double.NaN);
     }
