@@ -32,7 +32,10 @@ class RoundQueueTest {
         assertEquals(List.of("b", "a", "c", "d"), byUrgency(q));
         assertEquals(8_000, q.queuedGpuMilli());
 
+        List<JobRequest> before = q.waitingJobs();
         assertEquals("a", q.take("a").id());
+        assertThrows(java.util.ConcurrentModificationException.class, () -> before.get(0),
+                "a view read after a take would not be what the decision saw");
         assertEquals(List.of("b", "c", "d"), byUrgency(q));
         assertEquals(List.of("b", "c", "d"), q.waitingJobs().stream().map(JobRequest::id).toList());
         assertEquals(3, q.waiting());
