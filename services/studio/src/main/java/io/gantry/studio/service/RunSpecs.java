@@ -46,9 +46,16 @@ public final class RunSpecs {
                 s.target());
     }
 
+    private static final String JOB_ID_PREFIX = "studio-";
+
     /** A new job id for a studio run: {@code studio-} and 12 hex digits. */
     public static String newJobId() {
-        return "studio-" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        return JOB_ID_PREFIX + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    /** False for a job the studio cannot have submitted (every run's id starts as {@link #newJobId} makes it). */
+    public static boolean mayBeRun(String jobId) {
+        return jobId.startsWith(JOB_ID_PREFIX);
     }
 
     /** The submission of {@code spec} by {@code user}; a {@link BadRequest} lists every rule it breaks. */

@@ -39,12 +39,20 @@ public class RunTracker {
 
     /** Stores what {@code event} says of its run (nothing when the job is not a studio run) and tells its listeners. */
     public synchronized void apply(LifecycleEvent event) {
+        // Most events are other submitters' jobs: no transaction for those (a database read per event was
+        // the studio's main cost under load).
+        if (!RunSpecs.mayBeRun(event.jobId())) {
+            return;
+        }
         List<Update> updates = QuarkusTransaction.requiringNew().call(() -> store(event));
         updates.forEach(u -> tell(event.jobId(), u));
     }
 
     /** Keeps the tuner's changes with their reasons and the hyper-parameters the run will train with. */
     public synchronized void tuned(JobTuned event) {
+        if (!RunSpecs.mayBeRun(event.jobId())) {
+            return;
+        }
         List<Update> updates = QuarkusTransaction.requiringNew().call(() -> {
             Run r = Run.findById(event.jobId());
             if (r == null) {
