@@ -23,7 +23,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
- * The scheduler's four inputs, and owners' cancel requests. Each input is acked once the scheduler's state has taken it; a bad event, or one whose
+ * The scheduler's four inputs, and owners' cancel requests. Each input is acked once the scheduler's state has taken
+ * it, but the next record is read before that ({@link SchedulerLoop#saturated}), so that one round serves a burst;
+ * acks may then come out of order, which the throttled commit strategy allows for. A bad event, or one whose
  * handling throws, goes to {@code gantry.dlq.sac-scheduler} with its reason ({@link EventIntake#handle}). New jobs and
  * lifecycle events are also shown to the online learner. The outputs are {@link SchedulerOutputs}'.
  */
@@ -103,7 +105,10 @@ public class SchedulerInputs {
             if (event == null) {
                 return m.ack();
             }
-            return loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack());
+            // Acked (or dead-lettered) once applied; the next record is taken at once unless the loop is saturated.
+            CompletionStage<Void> applied = intake.handle(channel, m,
+                    () -> loop.apply(state -> change.test(state, event)).thenCompose(x -> m.ack()));
+            return loop.saturated() ? applied : CompletableFuture.completedFuture(null);
         });
     }
 }

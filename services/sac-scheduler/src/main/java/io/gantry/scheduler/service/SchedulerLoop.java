@@ -20,13 +20,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
  * Runs every change of {@link LiveEngine} on one thread, so the consumers of four topics never race, and
- * follows each change with a scheduling round. Rounds are coalesced: a burst of events costs one round. When the
+ * follows each change with a scheduling round. Rounds are coalesced: a burst of events costs one round, because a
+ * change asks for a round only once no round is queued, and the round it queues runs after every change queued
+ * before it. The consumers hand changes over without waiting for them (up to {@link #BACKLOG_LIMIT} not yet
+ * applied), so that a round can take many events: waiting for each would make a round per event. When the
  * policy asks for a round at a later time ({@code Decision.wakeAt}, e.g. Tiresias demoting a running job), a timer
  * brings that round even if no event comes, as the simulator does.
  */
@@ -50,6 +54,12 @@ public class SchedulerLoop {
     /** The wake-up a timer is set for (a policy's {@code Decision.wakeAt}); only touched on the loop thread. */
     private Instant wakeTimer;
     private final AtomicBoolean roundQueued = new AtomicBoolean();
+    /**
+     * Changes handed over but not yet applied, beyond which consumers wait for theirs ({@link #saturated}): a
+     * bound on memory and on how stale an acked offset can be, far above what one round's wait gathers.
+     */
+    static final int BACKLOG_LIMIT = 2_000;
+    private final AtomicInteger backlog = new AtomicInteger();
     private final Timer roundTimer;
     private final Counter decisions;
     private final Counter rejections;
@@ -134,7 +144,16 @@ public class SchedulerLoop {
 
     /** Reads the state on the loop thread. */
     public <T> CompletableFuture<T> query(Function<LiveEngine, T> read) {
-        return CompletableFuture.supplyAsync(() -> read.apply(state), thread);
+        backlog.incrementAndGet();
+        return CompletableFuture.supplyAsync(() -> {
+            backlog.decrementAndGet();
+            return read.apply(state);
+        }, thread);
+    }
+
+    /** True when {@link #BACKLOG_LIMIT} changes wait for the loop: a consumer should then wait for its own. */
+    public boolean saturated() {
+        return backlog.get() >= BACKLOG_LIMIT;
     }
 
     private void requestRound() {
