@@ -41,34 +41,6 @@ import java.util.Set;
  */
 public final class SchedulingEngine {
 
-    /** How the engine reserves and frees room; the simulator's meter also integrates allocation over time. */
-    public interface Allocator {
-        void allocate(JobRequest job, List<String> nodes);
-
-        void release(JobRequest job, List<String> nodes);
-
-        /** Allocates on the cluster (which refuses over-allocation); releases only on nodes it still has. */
-        static Allocator of(ClusterState cluster) {
-            return new Allocator() {
-                @Override
-                public void allocate(JobRequest job, List<String> nodes) {
-                    for (String n : nodes) {
-                        cluster.allocate(n, job.perTask());
-                    }
-                }
-
-                @Override
-                public void release(JobRequest job, List<String> nodes) {
-                    for (String n : nodes) {
-                        if (cluster.hasNode(n)) {
-                            cluster.release(n, job.perTask());
-                        }
-                    }
-                }
-            };
-        }
-    }
-
     /**
      * What a round did: the jobs it started (as now running) and the ones it stopped (as they ran until now), in
      * the policy's order. {@code ran} is false when no round was needed (nothing could change).
@@ -143,10 +115,25 @@ public final class SchedulingEngine {
             sorted.add(job);
         }
         arrived.add(job);
+        flagPreemptible(job.id(), preemptible);
+    }
+
+    /**
+     * Lets policies stop a running job, or holds it back from them: a live driver holds a job back until the
+     * cluster confirms it started, since stopping a stint it only decided is judged on a state not yet seen.
+     */
+    public void setPreemptible(String jobId, boolean preemptible) {
+        if (!running.containsKey(jobId)) {
+            throw new IllegalStateException("job " + jobId + " is not running");
+        }
+        flagPreemptible(jobId, preemptible);
+    }
+
+    private void flagPreemptible(String jobId, boolean preemptible) {
         if (preemptible) {
-            notPreemptible.remove(job.id());
+            notPreemptible.remove(jobId);
         } else {
-            notPreemptible.add(job.id());
+            notPreemptible.add(jobId);
         }
     }
 
@@ -156,11 +143,9 @@ public final class SchedulingEngine {
         if (old == null) {
             throw new IllegalStateException("job " + job.id() + " is not pending");
         }
-        if (sorted != null) {
-            sorted.remove(old);
-        }
         pending.put(job.id(), job);
         if (sorted != null) {
+            sorted.remove(old);
             sorted.add(job);
         }
     }

@@ -1,5 +1,6 @@
 package io.gantry.scheduling.gpushare;
 
+import io.gantry.scheduling.engine.Allocator;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.ElasticPolicy;
 import io.gantry.scheduling.framework.SchedulingPolicy;
@@ -200,8 +201,8 @@ public final class DevicePlacement {
     }
 
     /** {@code base} (the engine's cluster), with every reservation and release mirrored on the devices. */
-    public SchedulingEngine.Allocator allocator(SchedulingEngine.Allocator base) {
-        return new SchedulingEngine.Allocator() {
+    public Allocator allocator(Allocator base) {
+        return new Allocator() {
             @Override
             public void allocate(JobRequest job, List<String> onNodes) {
                 base.allocate(job, onNodes);

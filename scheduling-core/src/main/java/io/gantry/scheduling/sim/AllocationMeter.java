@@ -1,6 +1,6 @@
 package io.gantry.scheduling.sim;
 
-import io.gantry.scheduling.engine.SchedulingEngine;
+import io.gantry.scheduling.engine.Allocator;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeState;
@@ -14,7 +14,7 @@ import java.util.Map;
  * Per-node GPU shares are kept as a running sum and sum of squares, so the node-balance CV costs
  * O(1) per event instead of O(nodes).
  */
-final class AllocationMeter implements SchedulingEngine.Allocator {
+final class AllocationMeter implements Allocator {
 
     private final ClusterState cluster;
     private final Resources capacity;

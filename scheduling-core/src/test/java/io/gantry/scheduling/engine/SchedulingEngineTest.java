@@ -52,7 +52,7 @@ class SchedulingEngineTest {
     private static SchedulingEngine engine(SchedulingPolicy p, boolean preemption) {
         ClusterState cluster = new ClusterState(List.of(new NodeSpec("n1", new Resources(2000, 8000, 8192)),
                 new NodeSpec("n2", new Resources(2000, 8000, 8192))));
-        return new SchedulingEngine(p, cluster, SchedulingEngine.Allocator.of(cluster), preemption);
+        return new SchedulingEngine(p, cluster, Allocator.of(cluster), preemption);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gantry.scheduling.engine.Allocator;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.model.ClusterState;
@@ -34,7 +35,7 @@ class DevicePlacementTest {
             devices.upsertNode(n.name(), n.capacity());
         }
         engine = new SchedulingEngine(devices.wrap(new KubeDefaultPolicy()), cluster,
-                devices.allocator(SchedulingEngine.Allocator.of(cluster)), false);
+                devices.allocator(Allocator.of(cluster)), false);
     }
 
     private static NodeSpec node(String name, int gpus) {

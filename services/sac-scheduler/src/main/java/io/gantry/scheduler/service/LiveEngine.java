@@ -1,8 +1,10 @@
 package io.gantry.scheduler.service;
 
+import io.gantry.scheduling.engine.Allocator;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
+import io.gantry.events.JobStarted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.NodeMetrics;
@@ -83,7 +85,7 @@ public final class LiveEngine {
         this.clock = clock;
         this.policyVersion = policyVersion;
         this.devices = devices;
-        SchedulingEngine.Allocator reserve = SchedulingEngine.Allocator.of(cluster);
+        Allocator reserve = Allocator.of(cluster);
         this.engine = new SchedulingEngine(placing(policy), cluster, devices == null ? reserve
                 : devices.allocator(reserve), preemption);
     }
@@ -106,8 +108,7 @@ public final class LiveEngine {
         this.policyVersion = version;
     }
 
-    // Each update below answers whether it can change what a round decides, so that the many node-metric
-    // and progress events that change nothing cost no round.
+    // Each update below answers whether it can change what a round decides: events that change nothing cost no round.
 
     /**
      * Queues a tuned job; false for a redelivery of a job seen before (the event changes nothing). A redelivery
@@ -202,11 +203,14 @@ public final class LiveEngine {
             case "JobPreempted" -> {
                 return preempted((JobPreempted) e);
             }
+            case "JobStarted" -> {
+                return startConfirmed((JobStarted) e);
+            }
             case "JobRejected" -> {
                 return removePending(e.jobId()) != null;
             }
             default -> {
-                return false; // started and progress: the reservation was made with the decision
+                return false; // progress: the reservation was made with the decision
             }
         }
     }
@@ -233,6 +237,16 @@ public final class LiveEngine {
         return true;
     }
 
+    /** A policy may stop a stint once the cluster says it started (if its job allows); true if that may matter. */
+    private boolean startConfirmed(JobStarted e) {
+        LiveStint r = running.get(e.jobId());
+        if (r == null || r.attempt() != e.attempt() || r.job() == null || !r.job().preemptible()) {
+            return false;
+        }
+        engine.setPreemptible(e.jobId(), true);
+        return !pending.isEmpty();
+    }
+
     /**
      * Takes the state the topics held before a restart (folded per job by {@link RestorePlan}), on an empty state:
      * waiting jobs are queued, stopping ones wait for their stop, and running ones hold their nodes again, even
@@ -246,7 +260,7 @@ public final class LiveEngine {
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);
-            RunningJob job = asRunningJob(s.jobId(), r, s.decision());
+            RunningJob job = asRunningJob(s.jobId(), r, s.decision(), s.startConfirmed());
             engine.restoreRunning(job);
             for (String node : r.nodes()) {
                 if (cluster.hasNode(node)) {
@@ -266,13 +280,14 @@ public final class LiveEngine {
     }
 
     /** A restored stint as the engine keeps it: what the policy sees of a running job. */
-    private RunningJob asRunningJob(String jobId, LiveStint r, SchedulingDecision d) {
+    private RunningJob asRunningJob(String jobId, LiveStint r, SchedulingDecision d, boolean startConfirmed) {
         JobRequest job = r.job() != null
                 ? request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
                 : JobRequests.decidedOnly(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
                         defaultPriority);
-        // A stint whose submission is gone cannot be queued again, so it may not be stopped either.
-        boolean preemptible = r.job() != null && r.job().preemptible();
+        // A stint whose submission is gone cannot be queued again, so it may not be stopped either; nor one not yet
+        // confirmed started (startConfirmed).
+        boolean preemptible = r.job() != null && r.job().preemptible() && startConfirmed;
         return new RunningJob(job, r.nodes(), r.startedAt(), r.attainedGpuSBefore(), preemptible);
     }
 
@@ -312,7 +327,7 @@ public final class LiveEngine {
         if (cluster.size() == 0) {
             return SchedulingOutcome.NONE;
         }
-        List<JobRejected> rejections = rejectUnfit(now);
+        List<JobRejected> rejections = UnfitJobs.reject(uncheckedForFit, pending::get, cluster, now, this::removePending);
         SchedulingEngine.Round round = engine.round(nowS);
         Set<String> stoppedNow = new HashSet<>();
         List<Preemption> stops = new ArrayList<>(round.stopped().size());
@@ -328,6 +343,8 @@ public final class LiveEngine {
             PendingJob p = pending.remove(started.job().id());
             running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
+            // Until the cluster says it started (startConfirmed): a stop before that is judged on a state not yet seen.
+            engine.setPreemptible(p.job().jobId(), false);
             decisions.add(Decisions.started(now, p.job(), started.nodes(), p.remainingDurationS(), policy, policyVersion,
                     p.attempt(), stopping.stopsBefore(started.nodes(), stoppedNow),
                     devices == null ? List.of() : devices.devicesOf(p.job().jobId())));
@@ -344,21 +361,6 @@ public final class LiveEngine {
     public Instant wakeAt() {
         double w = engine.wakeAt();
         return Double.isNaN(w) ? null : clock.instant(w);
-    }
-
-    /** Jobs bigger than every node (per task) or than the whole cluster (the gang) will never run. */
-    private List<JobRejected> rejectUnfit(Instant now) {
-        List<JobRejected> out = new ArrayList<>();
-        for (String jobId : uncheckedForFit) {
-            PendingJob p = pending.get(jobId);
-            String reason = p == null ? null : UnfitJobs.whyNever(p, cluster); // null too when decided or gone since
-            if (reason != null) {
-                removePending(jobId);
-                out.add(Decisions.neverFits(now, p.job(), reason));
-            }
-        }
-        uncheckedForFit.clear();
-        return out;
     }
 
     /** The cluster as the policy may use it: cordoned (unschedulable) nodes are left out. */

@@ -1,6 +1,7 @@
 package io.gantry.scheduler.service;
 
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobStarted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Preemption;
@@ -42,8 +43,11 @@ public final class RestorePlan {
      * A stint that holds room (running) or held it until a decision stopped it (stopping).
      *
      * @param job null when the job's {@code JobTuned} is no longer on the topic
+     * @param startConfirmed whether the lifecycle topic holds the stint's {@code JobStarted} (policies may stop
+     *                       only a stint the cluster said it started)
      */
-    public record Stint(JobTuned job, SchedulingDecision decision, double attainedGpuSBefore, double ranSBefore) {
+    public record Stint(JobTuned job, SchedulingDecision decision, double attainedGpuSBefore, double ranSBefore,
+                        boolean startConfirmed) {
         String jobId() {
             return decision.jobId();
         }
@@ -65,6 +69,7 @@ public final class RestorePlan {
         final TreeMap<Integer, SchedulingDecision> decisions = new TreeMap<>();
         final Map<Integer, JobPreempted> preempted = new HashMap<>();
         final Set<Integer> stopped = new HashSet<>();
+        final Set<Integer> started = new HashSet<>();
         boolean ended;
     }
 
@@ -96,6 +101,8 @@ public final class RestorePlan {
             Trail trail = trails.computeIfAbsent(e.jobId(), id -> new Trail());
             if (e instanceof JobPreempted p) {
                 trail.preempted.putIfAbsent(p.attempt(), p);
+            } else if (e instanceof JobStarted s) {
+                trail.started.add(s.attempt());
             } else if (e.terminal()) {
                 trail.ended = true;
             }
@@ -144,7 +151,7 @@ public final class RestorePlan {
         if (trail.tuned == null) {
             disagreements.add("job " + jobId + " holds its room but its JobTuned is gone: it cannot be queued again");
         }
-        Stint stint = new Stint(trail.tuned, last, attainedGpuS, ranS);
+        Stint stint = new Stint(trail.tuned, last, attainedGpuS, ranS, trail.started.contains(latest));
         (trail.stopped.contains(latest) ? stopping : running).add(stint);
     }
 

@@ -1,14 +1,40 @@
 package io.gantry.scheduler.service;
 
+import io.gantry.events.JobRejected;
+import io.gantry.scheduler.mapping.Decisions;
 import io.gantry.scheduling.model.ClusterState;
 import io.gantry.scheduling.model.NodeState;
 import io.gantry.scheduling.model.Resources;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** Which waiting jobs can never run on the nodes the scheduler knows, and why (the reason a rejection carries). */
 final class UnfitJobs {
 
     private UnfitJobs() {
+    }
+
+    /**
+     * Rejects the jobs of {@code unchecked} bigger than every node (per task) or than the whole cluster (the gang):
+     * they will never run. {@code unchecked} is emptied; {@code remove} takes a rejected job out of the queue.
+     */
+    static List<JobRejected> reject(Set<String> unchecked, Function<String, PendingJob> pending, ClusterState cluster,
+                                    Instant now, Consumer<String> remove) {
+        List<JobRejected> out = new ArrayList<>();
+        for (String jobId : unchecked) {
+            PendingJob p = pending.apply(jobId);
+            String reason = p == null ? null : whyNever(p, cluster); // null too when decided or gone since
+            if (reason != null) {
+                remove.accept(jobId);
+                out.add(Decisions.neverFits(now, p.job(), reason));
+            }
+        }
+        unchecked.clear();
+        return out;
     }
 
     /** Why {@code p} will never run (a task bigger than every node, or a gang bigger than the cluster); null if it may. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobStarted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.Preemption;
@@ -100,6 +101,12 @@ class LiveEnginePreemptionTest {
                 new ResourceAmounts(8000, 1000, 1024), "test", attempt, ranS);
     }
 
+    /** The dispatcher's confirmation that {@code d}'s stint started. */
+    private static JobStarted started(SchedulingDecision d) {
+        return new JobStarted(Events.newId(), 1, d.occurredAt(), d.jobId(), d.user(), d.nodes(), d.perTask(),
+                d.submittedAt(), d.policyVersion(), d.attempt());
+    }
+
     private static JobCompleted completed(String id) {
         return new JobCompleted(Events.newId(), 1, T0, id, "u", List.of("n1"), new ResourceAmounts(8000, 1000, 1024),
                 T0, 10);
@@ -112,8 +119,27 @@ class LiveEnginePreemptionTest {
         SchedulingDecision first = s.schedule(T0).decisions().get(0);
         assertEquals(1, first.attempt());
         assertEquals(List.of(), first.preempts());
+        s.onLifecycle(started(first));
         s.enqueue(job("urgent", 50));
         return s.schedule(T0.plusSeconds(100)).decisions().get(0);
+    }
+
+    /**
+     * A stint only decided may already have ended (at a fast job clock, its completion may be on the way), so no
+     * policy may stop it until the dispatcher's JobStarted says it runs.
+     */
+    @Test
+    void aStintIsStoppedOnlyOnceTheClusterSaysItStarted() {
+        LiveEngine s = state(true);
+        s.updateNode(node("n1"));
+        s.enqueue(job("long", 1000));
+        SchedulingDecision first = s.schedule(T0).decisions().get(0);
+        s.enqueue(job("urgent", 50));
+        assertTrue(s.schedule(T0.plusSeconds(100)).isEmpty(), "long's start is not confirmed: urgent waits");
+        assertFalse(contexts.get(contexts.size() - 1).running().get(0).preemptible());
+        assertTrue(s.onLifecycle(started(first)), "a job waits, so the confirmation asks for a round");
+        assertEquals(List.of(new Preemption("long", 1)), s.schedule(T0.plusSeconds(101)).decisions().get(0).preempts());
+        assertFalse(s.onLifecycle(started(first)), "a redelivered start changes nothing");
     }
 
     @Test
@@ -182,7 +208,9 @@ class LiveEnginePreemptionTest {
         s.updateNode(node("n2"));
         s.enqueue(job("big", 1000));
         s.enqueue(job("other", 1000));
-        assertEquals(2, s.schedule(T0).decisions().size());
+        List<SchedulingDecision> round1 = s.schedule(T0).decisions();
+        assertEquals(2, round1.size());
+        round1.forEach(d -> s.onLifecycle(started(d)));
         s.enqueue(halfNode("a"));
         s.enqueue(halfNode("b"));
         List<SchedulingDecision> round2 = s.schedule(T0.plusSeconds(10)).decisions();
@@ -268,6 +296,7 @@ class LiveEnginePreemptionTest {
         JobTuned urgentJob = job("urgent", 50);
         live.enqueue(longJob);
         SchedulingDecision first = live.schedule(T0).decisions().get(0);
+        live.onLifecycle(started(first));
         live.enqueue(urgentJob);
         SchedulingDecision urgent = live.schedule(T0.plusSeconds(100)).decisions().get(0);
         JobPreempted stop = preempted("long", 1, 100.0);
@@ -295,7 +324,7 @@ class LiveEnginePreemptionTest {
         // A restart between the stop's decision and its JobPreempted: long is stopping, whichever came first.
         for (List<SchedulingDecision> order : List.of(List.of(first, urgent), List.of(urgent, first))) {
             LiveEngine r = state(true);
-            r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(), JobClock.WALL));
+            r.restore(RestorePlan.fold(List.of(longJob, urgentJob), order, List.of(started(first)), JobClock.WALL));
             assertEquals(1, r.runningCount());
             assertEquals(1, r.stoppingCount());
             assertTrue(r.onLifecycle(stop));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gantry.events.Events;
 import io.gantry.events.JobCompleted;
 import io.gantry.events.JobPreempted;
+import io.gantry.events.JobStarted;
 import io.gantry.events.JobTuned;
 import io.gantry.events.NodeMetrics;
 import io.gantry.events.Preemption;
@@ -146,7 +147,7 @@ class SimulatorLiveEquivalenceTest {
             }
         }
 
-        /** Stops first (confirmed at once, with the exact run time), then starts, as the dispatcher would. */
+        /** Stops first (confirmed at once, with the exact run time), then starts (confirmed at once), as the dispatcher would. */
         private void carryOut(SchedulingOutcome outcome) {
             double now = clock.now();
             List<SchedulingDecision> decisions = outcome.decisions();
@@ -170,6 +171,9 @@ class SimulatorLiveEquivalenceTest {
                 startedAt.put(d.jobId(), now);
                 completions.add(new Completion(now + remaining.get(d.jobId()), seq++, d.jobId(), d.attempt()));
                 started.add(d.jobId() + " on " + d.nodes());
+                // At once, as the simulator starts a job: only then may a policy stop it (LiveEngine#startConfirmed).
+                engine.onLifecycle(new JobStarted(Events.newId(), 1, clock.instant(now), d.jobId(), d.user(), d.nodes(),
+                        d.perTask(), d.submittedAt(), d.policyVersion(), d.attempt()));
             }
             assertEquals(0, engine.stoppingCount(), "every stop was carried by a decision of its round");
             record(rounds, now, started, stopped);
