@@ -8,9 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib; lag.csv: t_s,consumer_lag) with the CLI's
- * LineChart, and writes its figures: per process the mean heap and RSS over the first and the last fifth of the run,
- * and the lag's maximum and last value. Run in source-file mode:
+ * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib,cpu_s; lag.csv: t_s,consumer_lag) with the
+ * CLI's LineChart, and writes its figures: per process the mean heap and RSS over the first and the last fifth of the
+ * run and the CPU seconds it used between its first and last sample (which process is the bottleneck), and the lag's
+ * maximum and last value. Run in source-file mode:
  * java -cp CLI_JAR bench/SoakChart.java CSV LAG_CSV SUMMARY PNG JSON.
  */
 public final class SoakChart {
@@ -20,11 +21,11 @@ public final class SoakChart {
         double end = 0;
         for (String[] f : rows(Path.of(args[0]))) {
             // A sample whose heap could not be read is left out (rather than drawn as 0).
-            if (f.length == 4 && !f[2].isEmpty()) {
+            if (f.length == 5 && !f[2].isEmpty() && !f[4].isEmpty()) {
                 double t = Double.parseDouble(f[0]);
                 end = Math.max(end, t);
-                byProcess.computeIfAbsent(f[1], k -> new ArrayList<>())
-                        .add(new double[] {t, Double.parseDouble(f[2]), Double.parseDouble(f[3])});
+                byProcess.computeIfAbsent(f[1], k -> new ArrayList<>()).add(new double[] {t,
+                        Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])});
             }
         }
         List<double[]> lag = new ArrayList<>();
@@ -43,17 +44,19 @@ public final class SoakChart {
                 + (Files.exists(Path.of(args[2])) ? Files.readString(Path.of(args[2])).strip() : "null")
                 + ",\n  \"max_lag\": " + (long) max(col(lag, 1)) + ",\n  \"last_lag\": "
                 + (lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]) + ",\n  \"processes\": {");
-        System.out.printf(Locale.ROOT, "%-20s %12s %12s %12s %12s%n", "process", "heap first", "heap last",
-                "RSS first", "RSS last");
+        System.out.printf(Locale.ROOT, "%-20s %12s %12s %12s %12s %10s%n", "process", "heap first", "heap last",
+                "RSS first", "RSS last", "CPU s");
         String sep = "\n";
         for (Map.Entry<String, List<double[]>> e : byProcess.entrySet()) {
             double[] h = firstLast(e.getValue(), 1, end);
             double[] r = firstLast(e.getValue(), 2, end);
-            System.out.printf(Locale.ROOT, "%-20s %10.1fMi %10.1fMi %10.1fMi %10.1fMi%n", e.getKey(), h[0], h[1], r[0],
-                    r[1]);
+            List<double[]> pts = e.getValue();
+            double cpu = pts.get(pts.size() - 1)[3] - pts.get(0)[3];
+            System.out.printf(Locale.ROOT, "%-20s %10.1fMi %10.1fMi %10.1fMi %10.1fMi %10.1f%n", e.getKey(), h[0], h[1],
+                    r[0], r[1], cpu);
             json.append(sep).append(String.format(Locale.ROOT, "    \"%s\": {\"heap_first_mib\": %.1f, "
-                    + "\"heap_last_mib\": %.1f, \"rss_first_mib\": %.1f, \"rss_last_mib\": %.1f}", e.getKey(), h[0],
-                    h[1], r[0], r[1]));
+                    + "\"heap_last_mib\": %.1f, \"rss_first_mib\": %.1f, \"rss_last_mib\": %.1f, \"cpu_s\": %.1f}",
+                    e.getKey(), h[0], h[1], r[0], r[1], cpu));
             sep = ",\n";
         }
         json.append("\n  }\n}\n");

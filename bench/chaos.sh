@@ -162,13 +162,13 @@ campaign_numbers() {
   mkdir -p "$out"
 }
 
-campaign_start() { # campaign_start COMMAND READY_TIMEOUT SPEEDUP: the system up
+campaign_start() { # campaign_start COMMAND READY_TIMEOUT SPEEDUP [NODES]: the system up (13 simulated nodes unless said)
   # A loaded machine is slow, not lossy: the launcher's start-up and restart waits become the campaign's.
   START_READY_S=$2
   SUPERVISOR_READY_S=$2
   ensure_built
   trap stop_all EXIT INT TERM
-  start_system 13 "$3"
+  start_system "${4:-13}" "$3"
   # The endpoints need a bearer token (README "Security"): without --token-file, the run's own admin token.
   if [ -z "${GANTRY_TOKEN:-}" ]; then GANTRY_TOKEN=$(cat "$RUN/security/admin.token"); export GANTRY_TOKEN; fi
 }

@@ -1,16 +1,18 @@
 # Sourced by ./gantry (after bench/chaos.sh, whose helpers it uses): `./gantry soak` runs jobs at a fixed rate through
 # the live pipeline for a bounded time and samples, every --every-s seconds, each process's heap in use (the services'
-# /q/metrics; the broker's through jstat) and its RSS into soak.csv, while one long-lived JVM (bench/LagSampler.java)
+# /q/metrics; the broker's through jstat), its RSS and its CPU seconds so far into soak.csv, while one long-lived JVM (bench/LagSampler.java)
 # writes the summed consumer lag of every group to lag.csv. It writes a PNG of the three over time
 # (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures: first and last fifth's means,
 # so that growth shows as a ratio.
 
 soak_usage() {
   cat <<USAGE
-usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--ready-timeout-s S] [--out DIR]
+usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--nodes N] [--ready-timeout-s S] [--out DIR]
   --rate R             jobs/s submitted (200)
   --duration-s S       how long jobs are submitted (600)
   --every-s S          sampling period (10)
+  --nodes N            simulated 8-GPU nodes (40, as bench-pipeline: at 1,000,000x a job holds its GPUs mostly for
+                       the pipeline's round trip, so 13 nodes would measure that latency, not growth)
   --ready-timeout-s S  how long a service may take to start (900)
   --out DIR            where soak.csv, soak.png and soak.json go (bench/results/soak-<time>)
 USAGE
@@ -27,25 +29,30 @@ heap_mib() { # heap_mib NAME PID: heap in use, MiB; nothing when it cannot be re
   fi
 }
 
-soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mib (t: seconds since T0, epoch seconds)
+cpu_s() { # cpu_s PID: CPU seconds the process has used (user + system), from /proc/PID/stat
+  # Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($12 + $13) / hz}'
+}
+
+soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mib,cpu_s (t: seconds since T0, epoch seconds)
   local t0=$1 csv=$2 t name pid rss
   t=$(($(date +%s) - t0))
   for name in kafka-broker "${SERVICE_NAMES[@]}"; do
     pid=$(cat "$RUN/pids/$name" 2>/dev/null) || continue
     rss=$(awk '/VmRSS/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status" 2>/dev/null)
-    echo "$t,$name,$(heap_mib "$name" "$pid"),${rss:-0}" >>"$csv"
+    echo "$t,$name,$(heap_mib "$name" "$pid"),${rss:-0},$(cpu_s "$pid")" >>"$csv"
   done
 }
 
 cmd_soak() {
-  local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=1000000
-  campaign_parse soak "--rate rate --duration-s duration --every-s every --ready-timeout-s ready_timeout --out out" "$@" || return $(($? == 1 ? 0 : 2))
-  campaign_numbers soak "$rate" "$duration" "$every" "$ready_timeout" || return 2
-  campaign_start soak "$ready_timeout" "$speedup"
-  log "soak: $rate jobs/s for ${duration}s; results in $out"
+  local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=1000000 nodes=40
+  campaign_parse soak "--rate rate --duration-s duration --every-s every --ready-timeout-s ready_timeout --nodes nodes --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  campaign_numbers soak "$rate" "$duration" "$every" "$ready_timeout" "$nodes" || return 2
+  campaign_start soak "$ready_timeout" "$speedup" "$nodes"
+  log "soak: $rate jobs/s for ${duration}s on $nodes simulated nodes; results in $out"
   local csv=$out/soak.csv lags=$out/lag.csv t0
   t0=$(date +%s)
-  echo "t_s,process,heap_mib,rss_mib" >"$csv"
+  echo "t_s,process,heap_mib,rss_mib,cpu_s" >"$csv"
   echo "t_s,consumer_lag" >"$lags"
   local login=-
   [ ! -f "$KAFKA_USERS" ] || login=$RUN/security/kafka-admin.properties
