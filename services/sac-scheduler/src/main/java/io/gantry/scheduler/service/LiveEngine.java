@@ -1,6 +1,5 @@
 package io.gantry.scheduler.service;
 
-import io.gantry.scheduling.engine.Allocator;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobPreempted;
 import io.gantry.events.JobRejected;
@@ -14,6 +13,7 @@ import io.gantry.events.UserPriority;
 import io.gantry.scheduler.mapping.Amounts;
 import io.gantry.scheduler.mapping.Decisions;
 import io.gantry.scheduler.mapping.JobRequests;
+import io.gantry.scheduling.engine.Allocator;
 import io.gantry.scheduling.engine.Clock;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
