@@ -3,6 +3,7 @@ import java.io.FileReader;
 import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,8 +19,10 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * `./gantry soak`'s consumer-lag sampler: one JVM and one Admin client for the whole run, instead of a
  * ConsumerGroupCommand JVM per look (two per sample took over a minute on a loaded 2-core machine). Every PERIOD_S
- * seconds it sums, over every consumer group's committed partitions, end offset minus committed offset, and appends
- * "t_s,lag" to OUT, t_s counted from T0 (epoch seconds). A look that fails writes nothing. Run in source-file mode
+ * seconds it sums, per consumer group over its committed partitions, end offset minus committed offset, and appends
+ * one "t_s,group,lag" line per group to OUT, t_s counted from T0 (epoch seconds): per group, because the groups off
+ * the scheduling path (accounting, the studio) run nice'd and may fall behind while the path keeps up, and a sum
+ * cannot tell the two apart. A look that fails writes nothing. Run in source-file mode
  * until killed: java -cp 'embedded-kafka/target/lib/*' bench/LagSampler.java BOOTSTRAP CLIENT_CONFIG|- PERIOD_S T0 OUT
  * (CLIENT_CONFIG: a Kafka client config file, the login on a secured broker).
  */
@@ -43,8 +46,12 @@ public final class LagSampler {
             while (true) {
                 long started = System.currentTimeMillis();
                 try {
-                    // One write per sample: a reader never sees half a line.
-                    out.print((started / 1000 - t0) + "," + totalLag(admin) + "\n");
+                    // One write per sample: a reader never sees half a sample.
+                    StringBuilder sample = new StringBuilder();
+                    lagByGroup(admin).forEach((group, lag) ->
+                            sample.append(started / 1000 - t0).append(',').append(group).append(',').append(lag)
+                                    .append('\n'));
+                    out.print(sample);
                     out.flush();
                 } catch (Exception e) {
                     System.err.println("lag sample failed: " + e);
@@ -54,27 +61,29 @@ public final class LagSampler {
         }
     }
 
-    private static long totalLag(Admin admin) throws Exception {
+    private static Map<String, Long> lagByGroup(Admin admin) throws Exception {
         Map<String, ListConsumerGroupOffsetsSpec> groups = new HashMap<>();
         for (GroupListing g : admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(30, TimeUnit.SECONDS)) {
             groups.put(g.groupId(), new ListConsumerGroupOffsetsSpec());
         }
+        Map<String, Long> lag = new TreeMap<>();
         if (groups.isEmpty()) {
-            return 0;
+            return lag;
         }
         Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets =
                 admin.listConsumerGroupOffsets(groups).all().get(30, TimeUnit.SECONDS);
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         offsets.values().forEach(m -> m.keySet().forEach(tp -> ends.put(tp, OffsetSpec.latest())));
         Map<TopicPartition, ListOffsetsResultInfo> end = admin.listOffsets(ends).all().get(30, TimeUnit.SECONDS);
-        long lag = 0;
-        for (Map<TopicPartition, OffsetAndMetadata> m : offsets.values()) {
-            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : m.entrySet()) {
+        for (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>> g : offsets.entrySet()) {
+            long behind = 0;
+            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : g.getValue().entrySet()) {
                 // A partition the group has no committed offset for comes back as null: nothing consumed, no lag known.
                 if (e.getValue() != null && end.containsKey(e.getKey())) {
-                    lag += Math.max(0, end.get(e.getKey()).offset() - e.getValue().offset());
+                    behind += Math.max(0, end.get(e.getKey()).offset() - e.getValue().offset());
                 }
             }
+            lag.put(g.getKey(), behind);
         }
         return lag;
     }

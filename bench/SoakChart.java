@@ -6,13 +6,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib,cpu_s; lag.csv: t_s,consumer_lag) with the
- * CLI's LineChart, and writes its figures: per process the mean heap and RSS over the first and the last fifth of the
- * run and the CPU seconds it used between its first and last sample (which process is the bottleneck), and the lag's
- * maximum and last value. Run in source-file mode:
- * java -cp CLI_JAR bench/SoakChart.java CSV LAG_CSV SUMMARY PNG JSON.
+ * Draws `./gantry soak`'s samples (soak.csv: t_s,process,heap_mib,rss_mib,cpu_s; lag.csv: t_s,group,consumer_lag)
+ * with the CLI's LineChart, and writes its figures: per process the mean heap and RSS over the first and the last
+ * fifth of the run and the CPU seconds it used between its first and last sample (which process is the bottleneck);
+ * the summed lag's maximum and last value, and per consumer group its maximum, its value when the replay ended and its
+ * last; and how long after the replay ended the summed lag first fell to DRAIN_FLOOR records (null if it did not):
+ * lag that returns to the floor once the load stops was a backlog, not a leak. Run in source-file mode:
+ * java -cp CLI_JAR bench/SoakChart.java CSV LAG_CSV SUMMARY PNG JSON REPLAY_END_S DRAIN_FLOOR.
  */
 public final class SoakChart {
 
@@ -28,22 +31,40 @@ public final class SoakChart {
                         Double.parseDouble(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])});
             }
         }
-        List<double[]> lag = new ArrayList<>();
+        Map<String, List<double[]>> lagByGroup = new TreeMap<>();
+        TreeMap<Double, Double> summed = new TreeMap<>();
         for (String[] f : rows(Path.of(args[1]))) {
-            if (f.length == 2) {
-                lag.add(new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1])});
+            if (f.length == 3) {
+                double t = Double.parseDouble(f[0]);
+                double v = Double.parseDouble(f[2]);
+                lagByGroup.computeIfAbsent(f[1], k -> new ArrayList<>()).add(new double[] {t, v});
+                summed.merge(t, v, Double::sum);
             }
         }
+        List<double[]> lag = summed.entrySet().stream().map(e -> new double[] {e.getKey(), e.getValue()}).toList();
+        double replayEnd = Double.parseDouble(args[5]);
+        double floor = Double.parseDouble(args[6]);
         String base = args[3].replaceAll("\\.png$", "");
         chart("Heap in use", "heap (MiB)", byProcess, 1, Path.of(base + "-heap.png"));
         chart("Resident set size", "RSS (MiB)", byProcess, 2, Path.of(args[3]));
-        LineChart lc = new LineChart("Summed consumer lag", "time (s)", "records", false);
-        lc.add(new LineChart.Series("lag", col(lag, 0), col(lag, 1)));
+        LineChart lc = new LineChart("Consumer lag (replay ended at " + (long) replayEnd + " s)", "time (s)",
+                "records", false);
+        lc.add(new LineChart.Series("all groups", col(lag, 0), col(lag, 1)));
+        // Only the groups that were ever behind by more than the floor: the rest are lines along the axis.
+        lagByGroup.forEach((g, pts) -> {
+            if (max(col(pts, 1)) > floor) {
+                lc.add(new LineChart.Series(g, col(pts, 0), col(pts, 1)));
+            }
+        });
         lc.write(Path.of(base + "-lag.png"));
+        Double drained = lag.stream().filter(p -> p[0] >= replayEnd && p[1] <= floor).findFirst()
+                .map(p -> p[0] - replayEnd).orElse(null);
         StringBuilder json = new StringBuilder("{\n  \"duration_s\": " + end + ",\n  \"replay\": "
                 + (Files.exists(Path.of(args[2])) ? Files.readString(Path.of(args[2])).strip() : "null")
                 + ",\n  \"max_lag\": " + (long) max(col(lag, 1)) + ",\n  \"last_lag\": "
-                + (lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]) + ",\n  \"processes\": {");
+                + (lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]) + ",\n  \"replay_end_s\": " + replayEnd
+                + ",\n  \"drain_floor\": " + (long) floor + ",\n  \"drained_after_s\": " + drained
+                + ",\n  \"lag_by_group\": {" + groupsJson(lagByGroup, replayEnd) + "\n  },\n  \"processes\": {");
         System.out.printf(Locale.ROOT, "%-20s %12s %12s %12s %12s %10s%n", "process", "heap first", "heap last",
                 "RSS first", "RSS last", "CPU s");
         String sep = "\n";
@@ -61,8 +82,27 @@ public final class SoakChart {
         }
         json.append("\n  }\n}\n");
         Files.writeString(Path.of(args[4]), json);
-        System.out.printf(Locale.ROOT, "consumer lag: max %d, last %d%n", (long) max(col(lag, 1)),
-                lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1]);
+        System.out.printf(Locale.ROOT, "consumer lag: max %d, last %d; %s%n", (long) max(col(lag, 1)),
+                lag.isEmpty() ? -1 : (long) lag.get(lag.size() - 1)[1], drained == null
+                        ? "not back to " + (long) floor + " records after the replay ended"
+                        : String.format(Locale.ROOT, "back to %d records %.0f s after the replay ended", (long) floor,
+                                drained));
+    }
+
+    /** Per group: its largest lag, its lag at the last sample before the replay ended, and its last. */
+    private static String groupsJson(Map<String, List<double[]>> lagByGroup, double replayEnd) {
+        StringBuilder out = new StringBuilder();
+        String sep = "\n";
+        for (Map.Entry<String, List<double[]>> e : lagByGroup.entrySet()) {
+            List<double[]> pts = e.getValue();
+            double atEnd = pts.stream().filter(p -> p[0] <= replayEnd).mapToDouble(p -> p[1]).reduce((a, b) -> b)
+                    .orElse(0);
+            out.append(sep).append(String.format(Locale.ROOT,
+                    "    \"%s\": {\"max\": %d, \"at_replay_end\": %d, \"last\": %d}", e.getKey(),
+                    (long) max(col(pts, 1)), (long) atEnd, (long) pts.get(pts.size() - 1)[1]));
+            sep = ",\n";
+        }
+        return out.toString();
     }
 
     /** The lines of a CSV file after its header, split at commas. */

@@ -1,16 +1,23 @@
 # Sourced by ./gantry (after bench/chaos.sh, whose helpers it uses): `./gantry soak` runs jobs at a fixed rate through
 # the live pipeline for a bounded time and samples, every --every-s seconds, each process's heap in use (the services'
 # /q/metrics; the broker's through jstat), its RSS and its CPU seconds so far into soak.csv, while one long-lived JVM (bench/LagSampler.java)
-# writes the summed consumer lag of every group to lag.csv. It writes a PNG of the three over time
-# (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures: first and last fifth's means,
-# so that growth shows as a ratio.
+# writes each consumer group's lag to lag.csv. After the last job it goes on sampling until the summed lag is back to
+# SOAK_DRAIN_FLOOR records or --drain-s has passed: a backlog drains once the load stops, a leak does not. It writes a
+# PNG of the three over time (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures:
+# first and last fifth's means, so that growth shows as a ratio, and how long the lag took to drain.
+
+# Records of summed lag that count as drained: gantry.cluster.metrics is written all the time, so never 0.
+SOAK_DRAIN_FLOOR=1000
 
 soak_usage() {
   cat <<USAGE
-usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--nodes N] [--ready-timeout-s S] [--out DIR]
+usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--drain-s S] [--nodes N] [--ready-timeout-s S]
+                    [--out DIR]
   --rate R             jobs/s submitted (200)
   --duration-s S       how long jobs are submitted (600)
   --every-s S          sampling period (10)
+  --drain-s S          after the last job, how long to wait for the consumer lag to fall back to $SOAK_DRAIN_FLOOR
+                       records (900); the wait ends as soon as it does
   --nodes N            simulated 8-GPU nodes (40, as bench-pipeline: at 1,000,000x a job holds its GPUs mostly for
                        the pipeline's round trip, so 13 nodes would measure that latency, not growth)
   --ready-timeout-s S  how long a service may take to start (900)
@@ -44,16 +51,22 @@ soak_sample() { # soak_sample T0 CSV: one line a process: t,name,heap_mib,rss_mi
   done
 }
 
+soak_drained() { # soak_drained LAG_CSV SINCE_S: the last lag sample is from SINCE_S on and sums to the floor or less
+  # LagSampler writes each sample's lines at once, so the lines of the last t_s are one whole sample.
+  awk -F, -v since="$2" -v floor="$SOAK_DRAIN_FLOOR" 'NR > 1 { if ($1 != t) { t = $1; s = 0 } s += $3 }
+    END { exit !(t != "" && t + 0 >= since + 0 && s <= floor + 0) }' "$1"
+}
+
 cmd_soak() {
-  local rate=200 duration=600 every=10 ready_timeout=900 out='' speedup=1000000 nodes=40
-  campaign_parse soak "--rate rate --duration-s duration --every-s every --ready-timeout-s ready_timeout --nodes nodes --out out" "$@" || return $(($? == 1 ? 0 : 2))
-  campaign_numbers soak "$rate" "$duration" "$every" "$ready_timeout" "$nodes" || return 2
+  local rate=200 duration=600 every=10 drain=900 ready_timeout=900 out='' speedup=1000000 nodes=40
+  campaign_parse soak "--rate rate --duration-s duration --every-s every --drain-s drain --ready-timeout-s ready_timeout --nodes nodes --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  campaign_numbers soak "$rate" "$duration" "$every" "$drain" "$ready_timeout" "$nodes" || return 2
   campaign_start soak "$ready_timeout" "$speedup" "$nodes"
   log "soak: $rate jobs/s for ${duration}s on $nodes simulated nodes; results in $out"
   local csv=$out/soak.csv lags=$out/lag.csv t0
   t0=$(date +%s)
   echo "t_s,process,heap_mib,rss_mib,cpu_s" >"$csv"
-  echo "t_s,consumer_lag" >"$lags"
+  echo "t_s,group,consumer_lag" >"$lags"
   local login=-
   [ ! -f "$KAFKA_USERS" ] || login=$RUN/security/kafka-admin.properties
   java -Xmx96m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "$RUN_MARK" -cp "$ROOT/embedded-kafka/target/lib/*" \
@@ -72,11 +85,20 @@ cmd_soak() {
     # Every --every-s from the start of one sample to the next, however long a sample takes.
     while [ "$(date +%s)" -lt "$next" ] && kill -0 "$replay" 2>/dev/null; do sleep 1; done
   done
+  local replay_end=$(($(date +%s) - t0)) drain_until=$(($(date +%s) + drain))
+  log "soak: the replay ended at ${replay_end}s; sampling until the consumer lag is back to $SOAK_DRAIN_FLOOR records (at most ${drain}s)"
+  while [ "$(date +%s)" -lt "$drain_until" ]; do
+    next=$(($(date +%s) + every))
+    soak_sample "$t0" "$csv"
+    if soak_drained "$lags" "$replay_end"; then break; fi
+    while [ "$(date +%s)" -lt "$next" ]; do sleep 1; done
+  done
   soak_sample "$t0" "$csv"
-  # One more lag look after the last job ended.
+  # One more lag look, after the last sample.
   sleep "$every"
   cp "$EVENTS" "$out/supervisor.log"
   local rc=0
-  java -cp "$CLI_JAR" "$ROOT/bench/SoakChart.java" "$csv" "$lags" "$out/replay.json" "$out/soak.png" "$out/soak.json" || rc=1
+  java -cp "$CLI_JAR" "$ROOT/bench/SoakChart.java" "$csv" "$lags" "$out/replay.json" "$out/soak.png" "$out/soak.json" \
+    "$replay_end" "$SOAK_DRAIN_FLOOR" || rc=1
   stop_all "$rc"
 }
