@@ -4,7 +4,8 @@
 # writes each consumer group's lag to lag.csv. After the last job it goes on sampling until the summed lag is back to
 # SOAK_DRAIN_FLOOR records or --drain-s has passed: a backlog drains once the load stops, a leak does not. It writes a
 # PNG of the three over time (bench/SoakChart.java, drawn with the CLI's LineChart) and soak.json with the figures:
-# first and last fifth's means, so that growth shows as a ratio, and how long the lag took to drain.
+# first and last fifth's means, so that growth shows as a ratio, and how long the lag took to drain; at the end,
+# live-heap.csv: each process's heap after a full collection (and histogram-NAME.txt, what holds it).
 
 # Records of summed lag that count as drained: gantry.cluster.metrics is written all the time, so never 0.
 SOAK_DRAIN_FLOOR=1000
@@ -34,6 +35,18 @@ heap_mib() { # heap_mib NAME PID: heap in use, MiB; nothing when it cannot be re
     chaos_http "http://localhost:$(service_port "$1")/q/metrics" 2>/dev/null |
       awk '/^jvm_memory_used_bytes\{.*area="heap"/ {s += $NF; n++} END {if (n) printf "%.1f", s / 1048576}'
   fi
+}
+
+soak_live_heap() { # soak_live_heap OUT: each process's live heap after a full collection, and what holds it
+  # GC.class_histogram collects first, so its total is what the process still holds once the load is over, where
+  # the sampled heap in use also counts garbage not yet collected. The whole histogram is kept per process.
+  local name pid
+  echo "process,live_heap_mib" >"$1/live-heap.csv"
+  for name in kafka-broker "${SERVICE_NAMES[@]}"; do
+    pid=$(cat "$RUN/pids/$name" 2>/dev/null) || continue
+    jcmd "$pid" GC.class_histogram >"$1/histogram-$name.txt" 2>/dev/null || continue
+    awk -v n="$name" '$1 == "Total" {printf "%s,%.1f\n", n, $3 / 1048576}' "$1/histogram-$name.txt" >>"$1/live-heap.csv"
+  done
 }
 
 cpu_s() { # cpu_s PID: CPU seconds the process has used (user + system), from /proc/PID/stat
@@ -96,6 +109,7 @@ cmd_soak() {
   soak_sample "$t0" "$csv"
   # One more lag look, after the last sample.
   sleep "$every"
+  soak_live_heap "$out"
   cp "$EVENTS" "$out/supervisor.log"
   local rc=0
   java -cp "$CLI_JAR" "$ROOT/bench/SoakChart.java" "$csv" "$lags" "$out/replay.json" "$out/soak.png" "$out/soak.json" \
