@@ -28,9 +28,14 @@ class AdaptiveRetunerTest {
                 TrainingTuner.Settings.DEFAULT));
     }
 
+    /** The first {@code n} jobs of the workload, tuned adaptive. */
+    private static List<TunedJob> tuned(PolluxWorkloadTuning tuning, int n) {
+        return tuning.apply(new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, n), SHAPE,
+                TunerMode.ADAPTIVE);
+    }
+
     private static List<JobRequest> jobs(PolluxWorkloadTuning tuning, int n) {
-        List<JobRequest> trace = new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, n);
-        return tuning.apply(trace, SHAPE, TunerMode.ADAPTIVE).stream().map(TunedJob::job).toList();
+        return tuned(tuning, n).stream().map(TunedJob::job).toList();
     }
 
     @Test
@@ -69,8 +74,7 @@ class AdaptiveRetunerTest {
     @Test
     void theSameJobsGiveTheSameNumbersAndEveryJobReachesItsTarget() {
         PolluxWorkloadTuning tuning = tuning();
-        List<TunedJob> tuned = tuning.apply(new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, 80), SHAPE,
-                TunerMode.ADAPTIVE);
+        List<TunedJob> tuned = tuned(tuning, 80);
         List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
         AdaptiveRetuner first = tuning.retuner(jobs, SHAPE);
         SimulationResult a = replay(jobs, first);
@@ -97,8 +101,7 @@ class AdaptiveRetunerTest {
     @Test
     void idleScalingUsesFreeGpusOnALightlyLoadedCluster() {
         PolluxWorkloadTuning tuning = tuning();
-        List<TunedJob> tuned = tuning.apply(new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, 30), SHAPE,
-                TunerMode.ADAPTIVE);
+        List<TunedJob> tuned = tuned(tuning, 30);
         List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
         SimulationResult off = replay(jobs, tuning.retuner(jobs, SHAPE, false));
         AdaptiveRetuner idle = tuning.retuner(jobs, SHAPE, true);
