@@ -12,7 +12,7 @@
 #
 #   bench/pollux-adaptive.sh [--dirs "workloads workloads-0.5 workloads-1.5"] [--shapes "16x4 13x8"]
 #                            [--policies "tiresias sac pollux"] [--tuner off,once,adaptive] [--preemption-cost S]
-#                            [--tuner-scaling X]
+#                            [--tuner-scaling X] [--tuner-idle-scaling off|on|off,on]
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +22,7 @@ POLICIES="tiresias sac pollux"
 TUNER="off,once,adaptive"
 COST=0
 SCALING=()
+IDLE=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --dirs) DIRS="$2"; shift 2 ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
     --tuner) TUNER="$2"; shift 2 ;;
     --preemption-cost) COST="$2"; shift 2 ;;
     --tuner-scaling) SCALING=(--tuner-scaling "$2"); shift 2 ;;
+    --tuner-idle-scaling) IDLE=(--tuner-idle-scaling "$2"); shift 2 ;;
     -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "pollux-adaptive.sh: unknown flag $1 (--help lists them)" >&2; exit 2 ;;
   esac
@@ -63,7 +65,7 @@ for p in $POLICIES; do
         rm -rf "$OUT/$s/$d/$w-$p"
         java -Xmx1g -Dai.djl.pytorch.num_threads=1 -Dai.djl.pytorch.num_interop_threads=1 -Dai.djl.offline=true \
           -Dgantry.shared.dir="$SHARED" -jar "$JAR" bench --trace pollux --trace-file "$f" "${nodes[@]}" --policies "$p" \
-          --tuner "$TUNER" --preemption-cost "$COST" "${SCALING[@]}" --out "$OUT/$s/$d/$w-$p" > "$OUT/$s/$d/$w-$p.log" 2>&1 \
+          --tuner "$TUNER" --preemption-cost "$COST" "${SCALING[@]}" "${IDLE[@]}" --out "$OUT/$s/$d/$w-$p" > "$OUT/$s/$d/$w-$p.log" 2>&1 \
           || { echo "bench failed, see $OUT/$s/$d/$w-$p.log" >&2; exit 1; }
       done
     done

@@ -6,7 +6,7 @@ and folder, in `gantry bench`'s summary shape). Usage: pollux-means.py OUT"""
 import csv, glob, json, os, sys
 
 LOADS = {"workloads-0.5": 0.5, "workloads": 1.0, "workloads-1.5": 1.5}
-ORDER = {"own": 0, "off": 1, "once": 2, "adaptive": 3}
+ORDER = {"own": 0, "off": 1, "once": 2, "adaptive": 3, "adaptive+idle": 4}
 
 
 def read_runs(out):
@@ -55,11 +55,11 @@ def main():
     out = sys.argv[1]
     runs = read_runs(out)
     rows = means(runs)
-    print(f"{'shape':<5} {'load':>4} {'policy':<10} {'tuner':<9} {'files':>5} {'avg JCT s':>10} {'vs off':>7} "
+    print(f"{'shape':<5} {'load':>4} {'policy':<10} {'tuner':<13} {'files':>5} {'avg JCT s':>10} {'vs off':>7} "
           f"{'GPU-hours':>10} {'vs off':>7} {'makespan s':>11} {'target':>6}")
     for r in rows:
         name = r["policy"] + ("†" if r["policy"] == "pollux" else "")
-        print(f"{r['shape']:<5} {r['load']:>4} {name:<10} {r['tuner']:<9} {r['files']:>5} {r['avg_jct_s']:>10.0f} "
+        print(f"{r['shape']:<5} {r['load']:>4} {name:<10} {r['tuner']:<13} {r['files']:>5} {r['avg_jct_s']:>10.0f} "
               f"{pct(r['jct_vs_off']):>7} {r['gpu_hours']:>10.1f} {pct(r['gpu_hours_vs_off']):>7} "
               f"{r['makespan_s']:>11.0f} {r['min_target_reached_ratio']:>6.3f}")
     print("\nGantry's best configuration (lowest mean avg JCT, policy/tuner) against pollux†:")

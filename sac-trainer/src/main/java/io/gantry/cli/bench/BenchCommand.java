@@ -116,34 +116,37 @@ public final class BenchCommand extends PrintingCommand {
                         if (!runs(policy, mode, opts)) {
                             continue;
                         }
-                        final int index = runIndex;
-                        String name = runName(policy, mode, opts);
-                        String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", name, loadLabel(load, shaped.offeredLoad()), seed);
-                        SchedulingPolicy scheduling = PolicyRegistry.create(policy);
-                        if (!Double.isNaN(opts.fairReserveS())) {
-                            scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
+                        for (boolean idle : idleSettings(policy, mode, opts)) {
+                            final int index = runIndex;
+                            String name = runName(policy, mode, idle, opts);
+                            String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", name, loadLabel(load, shaped.offeredLoad()), seed);
+                            SchedulingPolicy scheduling = PolicyRegistry.create(policy);
+                            if (!Double.isNaN(opts.fairReserveS())) {
+                                scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
+                            }
+                            boolean ownSizing = scheduling instanceof ElasticPolicy;
+                            AdaptiveRetuner retuner = mode == TunerMode.ADAPTIVE && !ownSizing
+                                    ? polluxTuning.retuner(jobs, opts.nodeShape(), idle) : null;
+                            Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
+                                    opts.fairShare(), mode.tunes() ? sizing : null).withPreemptionCost(opts.preemptionCostS())
+                                    .withAdaptiveJobs(retuner);
+                            SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
+                            if (!result.unfinished().isEmpty()) {
+                                throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
+                            }
+                            List<TunedJob> ran = retuner == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(),
+                                    t.retryAs(), t.oomAfterS(), t.targetMetric(), retuner.finalMetric(t.job().id()))).toList();
+                            rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
+                                    policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
+                                    RunMetrics.of(result, clusterGpus), result.wallS(),
+                                    TunerMetrics.of(ownSizing ? OWN_SIZING : tunerLabel(mode, idle), result, ran, capacity,
+                                            (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
+                                    opts.preemptionCostS()));
+                            if (seed == opts.seeds().get(0)) {
+                                firstSeedResults.put(name, result);
+                            }
+                            runIndex++;
                         }
-                        boolean ownSizing = scheduling instanceof ElasticPolicy;
-                        AdaptiveRetuner retuner = mode == TunerMode.ADAPTIVE && !ownSizing ? polluxTuning.retuner(jobs, opts.nodeShape()) : null;
-                        Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
-                                opts.fairShare(), mode.tunes() ? sizing : null).withPreemptionCost(opts.preemptionCostS())
-                                .withAdaptiveJobs(retuner);
-                        SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
-                        if (!result.unfinished().isEmpty()) {
-                            throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
-                        }
-                        List<TunedJob> ran = retuner == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(),
-                                t.retryAs(), t.oomAfterS(), t.targetMetric(), retuner.finalMetric(t.job().id()))).toList();
-                        rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
-                                policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
-                                RunMetrics.of(result, clusterGpus), result.wallS(),
-                                TunerMetrics.of(ownSizing ? OWN_SIZING : mode.cliName(), result, ran, capacity,
-                                        (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
-                                opts.preemptionCostS()));
-                        if (seed == opts.seeds().get(0)) {
-                            firstSeedResults.put(name, result);
-                        }
-                        runIndex++;
                     }
                 }
             }
@@ -158,7 +161,7 @@ public final class BenchCommand extends PrintingCommand {
         int runs = 0;
         for (TunerMode mode : opts.tuners()) {
             for (String policy : opts.policies()) {
-                runs += runs(policy, mode, opts) ? 1 : 0;
+                runs += runs(policy, mode, opts) ? idleSettings(policy, mode, opts).size() : 0;
             }
         }
         return runs;
@@ -181,12 +184,27 @@ public final class BenchCommand extends PrintingCommand {
         return !policy.equals(PolluxPolicy.NAME) || mode == opts.tuners().get(0);
     }
 
+    /**
+     * The idle-scaling settings {@code policy} runs under in tuner {@code mode}: each of {@code --tuner-idle-scaling}'s
+     * for adaptive jobs; only off otherwise (nothing else changes GPU counts while jobs run; pollux sizes its own).
+     */
+    private static List<Boolean> idleSettings(String policy, TunerMode mode, BenchOptions opts) {
+        return mode == TunerMode.ADAPTIVE && !policy.equals(PolluxPolicy.NAME) ? opts.idleScaling()
+                : List.of(mode == TunerMode.ADAPTIVE && opts.idleScaling().get(0));
+    }
+
+    /** The tuner mode as summaries name it: {@code adaptive+idle} for adaptive jobs with idle scaling. */
+    private static String tunerLabel(TunerMode mode, boolean idle) {
+        return idle ? mode.cliName() + "+idle" : mode.cliName();
+    }
+
     /** The run's name in plots and progress: the policy, with the tuner mode when several are raced. */
-    private static String runName(String policy, TunerMode mode, BenchOptions opts) {
+    private static String runName(String policy, TunerMode mode, boolean idle, BenchOptions opts) {
         if (policy.equals(PolluxPolicy.NAME)) {
             return policy + PEER_MARK;
         }
-        return opts.tuners().size() > 1 ? policy + "/" + mode.cliName() : policy;
+        boolean raced = opts.tuners().size() > 1 || (mode == TunerMode.ADAPTIVE && opts.idleScaling().size() > 1);
+        return raced ? policy + "/" + tunerLabel(mode, idle) : policy;
     }
 
     private void reportBadRows(List<BadRow> bad) {

@@ -27,7 +27,7 @@ import java.util.Set;
 /** The flags of {@code gantry bench}, validated; every mistake is an {@link IllegalArgumentException} with a readable message. */
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
-                    List<TunerMode> tuners, double tunerScaling, UsageModel usage, double preemptionCostS, Path nodesFile,
+                    List<TunerMode> tuners, double tunerScaling, List<Boolean> idleScaling, UsageModel usage, double preemptionCostS, Path nodesFile,
                     TraceSplit split) {
 
     static final String USAGE = """
@@ -35,8 +35,8 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--node-shape GPUS,VCPUS,MEM_GIB] [--load 0.8,1.0,1.2] [--policies LIST]
                                 [--seeds 1,2,3] [--jobs N] [--repeat K] [--fair on|off] [--fair-half-life S]
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
-                                [--tuner off,once,adaptive] [--tuner-scaling E] [--usage-model request|lognormal:CPU,MEM,SIGMA]
-                                [--preemption-cost S]
+                                [--tuner off,once,adaptive] [--tuner-scaling E] [--tuner-idle-scaling off|on|off,on]
+                                [--usage-model request|lognormal:CPU,MEM,SIGMA] [--preemption-cost S]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --split       Philly's named splits: train (September 2017), validate (2017-10-01 to 10-15),
@@ -73,6 +73,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             pollux sizes its jobs itself: it runs once, under the first mode, shown as "own"
               --tuner-scaling  pollux jobs get another GPU only while it is predicted to do at
                             least E of one GPU's work (default %s)
+              --tuner-idle-scaling  with --tuner adaptive: on lets a running job grow past that rule into
+                            free GPUs while no job waits in the queue (up to 2x its rule count, only to a
+                            count its model predicts finishes sooner, restart included), and shrink back
+                            to the rule count at the first re-tune at which a job waits; off,on runs
+                            adaptive both ways on the same jobs, "on" shown as tuner adaptive+idle
+                            (default off; bench/README.md, Tuner, says why)
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
                             kills; an assumption, no trace measures it (default request: all of it;
                             bench/README.md, Tuner)
@@ -113,6 +119,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         Path out;
         List<TunerMode> tuners = List.of(TunerMode.OFF);
         double tunerScaling = TrainingTuner.Settings.DEFAULT.minScalingEfficiency();
+        List<Boolean> idleScaling = List.of(false);
         UsageModel usage = UsageModel.REQUEST;
         double preemptionCostS;
         Path nodesFile;
@@ -174,6 +181,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                         throw new IllegalArgumentException("--tuner-scaling takes a number in (0, 1], got '" + v + "'");
                     }
                 }
+                case "--tuner-idle-scaling" -> idleScaling = onOffList(flag, v);
                 case "--usage-model" -> usage = UsageModel.parse(v);
                 case "--preemption-cost" -> preemptionCostS = nonNegativeSeconds(flag, v);
                 case "--policy-setting" -> {
@@ -195,6 +203,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             if (fairTuned && !fairShare) {
                 throw new IllegalArgumentException("--fair-half-life, --fair-weight, --fair-refresh and --fair-reserve need --fair on");
             }
+            if (idleScaling.contains(true) && !tuners.contains(TunerMode.ADAPTIVE)) {
+                throw new IllegalArgumentException("--tuner-idle-scaling on needs --tuner adaptive: only re-tuned jobs change "
+                        + "their GPU count while they run");
+            }
             if (tuners.contains(TunerMode.ADAPTIVE) && trace != TraceFormat.POLLUX) {
                 throw new IllegalArgumentException("--tuner adaptive needs --trace pollux: only Pollux's jobs have the "
                         + "profiles a re-tune predicts with");
@@ -206,7 +218,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             Path dir = out != null ? out
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
-                    fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, usage, preemptionCostS,
+                    fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, idleScaling, usage, preemptionCostS,
                     nodesFile, split);
         }
     }
@@ -256,6 +268,15 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             }
         }
         return out;
+    }
+
+    /** on, off, or a comma list of them, each once, in the order given. */
+    private static List<Boolean> onOffList(String flag, String v) {
+        java.util.LinkedHashSet<Boolean> out = new java.util.LinkedHashSet<>();
+        for (String s : list(flag, v)) {
+            out.add(onOff(flag, s));
+        }
+        return List.copyOf(out);
     }
 
     private static boolean onOff(String flag, String v) {

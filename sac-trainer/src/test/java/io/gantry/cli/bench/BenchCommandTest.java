@@ -82,6 +82,24 @@ class BenchCommandTest {
                 .map(r -> r.split(",")[tuner]).toList());
     }
 
+    /** --tuner-idle-scaling off,on runs adaptive jobs both ways on the same jobs, the second as adaptive+idle. */
+    @Test
+    void idleScalingIsAnotherAdaptiveRow(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of(false), BenchOptions.parse(new String[] {"--trace", "pollux", "--tuner", "adaptive"}).idleScaling());
+        assertRefused("--tuner-idle-scaling on needs --tuner adaptive", "--trace", "pollux", "--tuner", "once",
+                "--tuner-idle-scaling", "on");
+        assertRefused("--tuner-idle-scaling takes on or off, got 'maybe'", "--trace", "pollux", "--tuner", "adaptive",
+                "--tuner-idle-scaling", "maybe");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "pollux", "--jobs", "40", "--nodes", "16", "--node-shape", "4,64,256",
+                "--policies", "tiresias", "--tuner", "once,adaptive", "--tuner-idle-scaling", "off,on",
+                "--out", tmp.toString()), err.toString());
+        List<String> rows = Files.readAllLines(tmp.resolve("summary.csv"));
+        int tuner = List.of(rows.get(0).split(",")).indexOf("tuner");
+        assertEquals(List.of("once", "adaptive", "adaptive+idle"), rows.subList(1, rows.size()).stream()
+                .map(r -> r.split(",")[tuner]).toList());
+    }
+
     /** Exit code 2 for {@code args}, with {@code reason} on stderr. */
     private static void assertRefused(String reason, String... args) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -13,7 +13,8 @@ import java.util.List;
  * adaptive job for the GPU count it wants ({@link #wantedGpus}): a shrink is done at once, in place; a grow is a
  * request for the extra GPUs that waits in the queue like any pending job until the policy places it. Either change
  * is a checkpoint-restart: the job loses {@link ElasticPolicy.JobModel#restartDelayS()} of run time plus the
- * simulator's preemption cost, exactly as a Pollux re-allocation does.
+ * simulator's preemption cost, exactly as a Pollux re-allocation does. A re-tune also tells each job the cluster's
+ * idle GPUs and whether anybody waits ({@link SpareGpus}), for jobs that may use GPUs nobody else wants.
  */
 public interface AdaptiveJobs {
 
@@ -31,6 +32,15 @@ public interface AdaptiveJobs {
      * for its own checkpoint-restart of {@code restartCostS} seconds (0 when the job restarts anyway).
      */
     int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS);
+
+    /**
+     * The same, knowing the cluster's idle GPUs at this re-tune ({@code spare}): a job that scales into idle GPUs
+     * while nobody waits says so here, and {@link SpareGpus#take takes} what it asks for. By default the idle GPUs do
+     * not matter.
+     */
+    default int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS, SpareGpus spare) {
+        return wantedGpus(job, progress, currentGpus, restartCostS);
+    }
 
     /** {@code job} as it waits for {@code gpus} GPUs: the gang it is queued as (its grow requests too). */
     JobRequest resized(JobRequest job, int gpus);

@@ -3,6 +3,7 @@ package io.gantry.scheduling.sim;
 import io.gantry.scheduling.engine.SchedulingEngine;
 import io.gantry.scheduling.framework.RunningJob;
 import io.gantry.scheduling.model.JobRequest;
+import io.gantry.scheduling.model.NodeState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -43,15 +44,17 @@ final class InPlaceResizing {
 
     /**
      * One re-tune: each running adaptive job that wants fewer GPUs shrinks now, one that wants more asks for them,
-     * and one content with what it has withdraws a request it made before.
+     * and one content with what it has withdraws a request it made before. The jobs are asked in the order they run
+     * in, each told what the ones before it left of the idle GPUs ({@link #spare()}).
      */
     void retune(double now, List<JobRun> running, double restartCostS, ProgressNow progress, RestartInPlace restart) {
+        SpareGpus spare = spare();
         for (JobRun r : running) {
             if (!adaptive.adapts(r.job)) {
                 continue;
             }
             int have = (int) Math.round(r.job.gpus());
-            int want = adaptive.wantedGpus(r.job, progress.of(r), have, restartCostS);
+            int want = adaptive.wantedGpus(r.job, progress.of(r), have, restartCostS, spare);
             if (want > have) {
                 askToGrow(r.job, want - have, r.current.attainedGpuSecondsAt(now));
                 continue;
@@ -61,6 +64,23 @@ final class InPlaceResizing {
                 restart.restart(r, adaptive.inPlace(r.job, want), kept(r.current.nodes(), want));
             }
         }
+    }
+
+    /**
+     * The cluster now, as a re-tune sees it: whether a job (not a grow request) is queued, and each node's whole free
+     * GPUs. GPUs of pending grow requests are still free: they are counted, and the job that asked is asked again.
+     */
+    SpareGpus spare() {
+        boolean waiting = false;
+        for (JobRequest j : engine.pending()) {
+            waiting |= !j.id().endsWith(SUFFIX);
+        }
+        List<NodeState> nodes = engine.cluster().nodes();
+        int[] free = new int[nodes.size()];
+        for (int i = 0; i < free.length; i++) {
+            free[i] = (int) Math.floor(nodes.get(i).free().gpus() + 1e-9);
+        }
+        return new SpareGpus(waiting, free);
     }
 
     /** Asks for {@code extraGpus} more GPUs for running {@code job}; a pending request of another size is replaced. */

@@ -3,6 +3,7 @@ package io.gantry.scheduling.tuning;
 import io.gantry.scheduling.framework.ElasticPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.sim.AdaptiveJobs;
+import io.gantry.scheduling.sim.SpareGpus;
 import io.gantry.scheduling.trace.NodeShape;
 import java.util.HashMap;
 import java.util.List;
@@ -16,8 +17,9 @@ import java.util.TreeSet;
  * re-allocation interval. The GPU count follows the one-time tuner's rule ({@link ScaleOutRule}) on the training that
  * is left: each GPU up to the count, at most its cap, must do at least the tuner's minimum share (0.7 by default) of
  * one GPU's work, judged on the predicted seconds to finish. A change must pay for its own checkpoint-restart: a
- * grow only if it finishes sooner restart included, a shrink only if it saves GPU-seconds restart included. No
- * constant here was chosen on a workload.
+ * grow only if it finishes sooner restart included, a shrink only if it saves GPU-seconds restart included. With
+ * idle scaling on, a job may also grow past the rule into GPUs nobody waits for ({@link IdleScaling}). No constant
+ * here was chosen on a workload.
  */
 public final class AdaptiveRetuner implements AdaptiveJobs {
 
@@ -28,6 +30,7 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
     private final double minScalingEfficiency;
     private final NodeShape shape;
     private final AdaptiveTraining training;
+    private final boolean idleScaling;
     private final Map<String, TreeSet<Integer>> batchesUsed = new HashMap<>();
 
     /**
@@ -35,9 +38,15 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      * @param shape the cluster's node type, for the gangs jobs are queued as
      */
     AdaptiveRetuner(Map<String, RetunePlan> plans, double minScalingEfficiency, NodeShape shape) {
+        this(plans, minScalingEfficiency, shape, false);
+    }
+
+    /** @param idleScaling true: jobs also scale into idle GPUs while nobody waits ({@link IdleScaling}) */
+    AdaptiveRetuner(Map<String, RetunePlan> plans, double minScalingEfficiency, NodeShape shape, boolean idleScaling) {
         this.plans = Map.copyOf(plans);
         this.minScalingEfficiency = minScalingEfficiency;
         this.shape = shape;
+        this.idleScaling = idleScaling;
         this.training = new AdaptiveTraining(this::plan);
     }
 
@@ -56,20 +65,57 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
         return training;
     }
 
+    /** True when jobs also scale into idle GPUs while nobody waits. */
+    public boolean idleScaling() {
+        return idleScaling;
+    }
+
+    /** The rule's choice alone: what a job that restarts anyway (a preempted one) is queued as. */
     @Override
     public int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS) {
         RetunePlan p = plan(job);
+        double[] left = secondsLeft(p, progress);
+        return ruled(left, ScaleOutRule.gpus(left, minScalingEfficiency), currentGpus, restartCostS);
+    }
+
+    /**
+     * The rule's choice, and with idle scaling what {@link IdleScaling} adds while nobody waits; a grow into idle
+     * GPUs is taken from {@code spare}, so that jobs asked after this one in the same re-tune do not count on them.
+     */
+    @Override
+    public int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS, SpareGpus spare) {
+        RetunePlan p = plan(job);
+        double[] left = secondsLeft(p, progress);
+        int rule = ScaleOutRule.gpus(left, minScalingEfficiency);
+        int ruled = ruled(left, rule, currentGpus, restartCostS);
+        if (!idleScaling) {
+            return ruled;
+        }
+        int want = IdleScaling.gpus(n -> n < left.length ? left[n] : p.remainingSeconds(n, progress), rule, ruled,
+                currentGpus, restartCostS, spare.jobsWaiting(), extra -> spare.fits(resized(job, extra)));
+        if (want > currentGpus) {
+            spare.take(resized(job, want - currentGpus));
+        }
+        return want;
+    }
+
+    /** Predicted seconds to finish from {@code progress} on 1..cap GPUs (index 0 unused). */
+    private static double[] secondsLeft(RetunePlan p, double progress) {
         double[] left = new double[p.cap() + 1];
         left[0] = Double.NaN;
         for (int n = 1; n <= p.cap(); n++) {
             left[n] = p.remainingSeconds(n, progress);
         }
-        int chosen = ScaleOutRule.gpus(left, minScalingEfficiency);
+        return left;
+    }
+
+    /** From {@code currentGpus}, the rule's count {@code chosen} if the change pays for its restart. */
+    private static int ruled(double[] left, int chosen, int currentGpus, double restartCostS) {
         if (chosen == 0 || chosen == currentGpus) {
             // nothing fits, nothing is left to train (0 s on every count), or the job already has what it is worth
             return currentGpus;
         }
-        if (currentGpus < 1 || currentGpus > p.cap() || Double.isNaN(left[currentGpus])) {
+        if (currentGpus < 1 || currentGpus >= left.length || Double.isNaN(left[currentGpus])) {
             return chosen;
         }
         boolean pays = chosen > currentGpus ? left[chosen] + restartCostS < left[currentGpus]

@@ -89,6 +89,11 @@ public final class PolluxWorkloadTuning {
      * choice (its epochs and target; GPUs at most the submitted count, as the one-time tuner allows).
      */
     public AdaptiveRetuner retuner(List<JobRequest> jobs, NodeShape shape) {
+        return retuner(jobs, shape, false);
+    }
+
+    /** The same, with idle-GPU scaling ({@link IdleScaling}) when {@code idleScaling}. */
+    public AdaptiveRetuner retuner(List<JobRequest> jobs, NodeShape shape, boolean idleScaling) {
         Map<String, RetunePlan> plans = new HashMap<>();
         Map<String, RetunePlan> shared = new HashMap<>();
         for (JobRequest j : jobs) {
@@ -104,7 +109,7 @@ public final class PolluxWorkloadTuning {
                         batches.stream().mapToInt(Integer::intValue).toArray(), tuner.settings().gpusPerNode());
             }));
         }
-        return new AdaptiveRetuner(plans, tuner.settings().minScalingEfficiency(), shape);
+        return new AdaptiveRetuner(plans, tuner.settings().minScalingEfficiency(), shape, idleScaling);
     }
 
     /** True when a job's final metric reaches its target (its application says whether higher is better). */

@@ -28,9 +28,14 @@ class AdaptiveRetunerTest {
                 TrainingTuner.Settings.DEFAULT));
     }
 
+    /** The first {@code n} jobs of the workload, tuned adaptive. */
+    private static List<TunedJob> tuned(PolluxWorkloadTuning tuning, int n) {
+        return tuning.apply(new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, n), SHAPE,
+                TunerMode.ADAPTIVE);
+    }
+
     private static List<JobRequest> jobs(PolluxWorkloadTuning tuning, int n) {
-        List<JobRequest> trace = new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, n);
-        return tuning.apply(trace, SHAPE, TunerMode.ADAPTIVE).stream().map(TunedJob::job).toList();
+        return tuned(tuning, n).stream().map(TunedJob::job).toList();
     }
 
     @Test
@@ -69,8 +74,7 @@ class AdaptiveRetunerTest {
     @Test
     void theSameJobsGiveTheSameNumbersAndEveryJobReachesItsTarget() {
         PolluxWorkloadTuning tuning = tuning();
-        List<TunedJob> tuned = tuning.apply(new PolluxWorkloadLoader().load(WORKLOAD, SHAPE).jobs().subList(0, 80), SHAPE,
-                TunerMode.ADAPTIVE);
+        List<TunedJob> tuned = tuned(tuning, 80);
         List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
         AdaptiveRetuner first = tuning.retuner(jobs, SHAPE);
         SimulationResult a = replay(jobs, first);
@@ -87,5 +91,29 @@ class AdaptiveRetunerTest {
         assertTrue(resized, "some job changed batch while it ran");
         JobOutcome any = a.outcomes().get(0);
         assertTrue(any.finish() > any.submit());
+    }
+
+    /**
+     * The first 30 jobs of workload-1 on 64 GPUs: a lightly loaded cluster, where idle scaling has GPUs to give.
+     * With it on, the same jobs finish with a lower average JCT and still reach their targets, and the same seedless
+     * run gives the same numbers twice.
+     */
+    @Test
+    void idleScalingUsesFreeGpusOnALightlyLoadedCluster() {
+        PolluxWorkloadTuning tuning = tuning();
+        List<TunedJob> tuned = tuned(tuning, 30);
+        List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
+        SimulationResult off = replay(jobs, tuning.retuner(jobs, SHAPE, false));
+        AdaptiveRetuner idle = tuning.retuner(jobs, SHAPE, true);
+        SimulationResult on = replay(jobs, idle);
+        assertTrue(idle.idleScaling());
+        assertEquals(on.outcomes(), replay(jobs, tuning.retuner(jobs, SHAPE, true)).outcomes());
+        double jctOff = off.outcomes().stream().mapToDouble(o -> o.finish() - o.submit()).average().orElseThrow();
+        double jctOn = on.outcomes().stream().mapToDouble(o -> o.finish() - o.submit()).average().orElseThrow();
+        assertTrue(jctOn < jctOff, "avg JCT with idle scaling " + jctOn + " s, without " + jctOff + " s");
+        for (TunedJob t : tuned) {
+            double metric = idle.finalMetric(t.job().id());
+            assertTrue(tuning.reachesTarget(t, metric), t.job().id() + " reaches " + metric);
+        }
     }
 }
