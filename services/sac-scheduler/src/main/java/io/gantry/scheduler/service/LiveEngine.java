@@ -65,11 +65,7 @@ public final class LiveEngine {
     private final Map<String, LiveStint> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
     private final StoppingJobs stopping = new StoppingJobs();
-    /**
-     * Every job id ever queued, with its {@code JobTuned}'s event id ("" when restored without one): a redelivered
-     * submission is never queued twice, and a new submission that reuses a job's id is refused.
-     */
-    private final Map<String, String> known = new HashMap<>();
+    private final KnownJobs known = new KnownJobs();
     private final Map<String, Double> priorities = new HashMap<>();
     /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
     private final Set<String> uncheckedForFit = new LinkedHashSet<>();
@@ -154,7 +150,12 @@ public final class LiveEngine {
 
     /** Takes a pending job out of the queue (its owner cancelled it); false when it is not pending. */
     public boolean withdraw(String jobId) {
-        return pending.containsKey(jobId) && removePending(jobId) != null;
+        if (!pending.containsKey(jobId)) {
+            return false;
+        }
+        removePending(jobId);
+        known.ended(jobId);
+        return true;
     }
 
     /** Takes a node's capacity and schedulability; true when either changed. */
@@ -198,6 +199,7 @@ public final class LiveEngine {
     public boolean onLifecycle(LifecycleEvent e) {
         switch (e.type()) {
             case "JobCompleted", "JobFailed" -> {
+                known.ended(e.jobId());
                 return release(e.jobId()) != null | stopping.remove(e.jobId()) != null;
             }
             case "JobPreempted" -> {
@@ -207,6 +209,7 @@ public final class LiveEngine {
                 return startConfirmed((JobStarted) e);
             }
             case "JobRejected" -> {
+                known.ended(e.jobId());
                 return removePending(e.jobId()) != null;
             }
             default -> {
@@ -257,6 +260,10 @@ public final class LiveEngine {
         plan.tunedEventIds().forEach(known::putIfAbsent);
         plan.pending().forEach(this::addPending);
         plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
+        Set<String> live = new HashSet<>(pending.keySet());
+        plan.stopping().forEach(s -> live.add(s.jobId()));
+        plan.running().forEach(s -> live.add(s.jobId()));
+        known.endAllBut(live);
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);

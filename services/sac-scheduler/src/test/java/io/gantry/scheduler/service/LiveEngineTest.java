@@ -55,6 +55,22 @@ class LiveEngineTest {
     }
 
     @Test
+    void aJobThatEndedIsStillKnownSoItsRedeliveryIsNotQueuedAgain() {
+        state.updateNode(node("n1"));
+        JobTuned a = job("a", "u", 1, 1000, 0);
+        state.enqueue(a);
+        SchedulingDecision d = state.schedule(T0).decisions().get(0);
+        state.onLifecycle(new JobCompleted(Events.newId(), 1, T0, "a", "u", d.nodes(), d.perTask(), T0, 10));
+        assertFalse(state.enqueue(a), "a redelivery after the job ended queues nothing");
+        assertEquals(0, state.pendingCount());
+        JobTuned b = job("b", "u", 1, 1000, 0);
+        state.enqueue(b);
+        assertTrue(state.withdraw("b"));
+        assertFalse(state.enqueue(b), "nor does one of a job cancelled in the queue");
+        assertThrows(InvalidEventException.class, () -> state.enqueue(job("b", "u", 1, 1000, 0)));
+    }
+
+    @Test
     void spreadsLikeKubeDefaultAndWaitsWhenFullThenUsesReleasedCapacity() {
         state.updateNode(node("n1"));
         state.updateNode(node("n2"));
