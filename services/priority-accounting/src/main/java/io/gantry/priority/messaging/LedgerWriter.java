@@ -139,7 +139,7 @@ public class LedgerWriter {
             return;
         }
         try {
-            // The book looks up each change's job in the database: one transaction for all those reads, not one each.
+            // The book reads each user it has not seen yet from the database: one transaction for those reads.
             QuarkusTransaction.requiringNew().run(() -> changes.forEach(c -> c.ifPresent(book::applied)));
         } finally {
             // Committed: acknowledged even if the in-memory book failed (it is rebuilt from the database on restart).

@@ -44,64 +44,74 @@ public class AccountingStore {
     /** Applies {@code event}; empty when it was already processed. */
     @Transactional
     public Optional<LedgerChange> apply(GantryEvent event, String user) {
-        return applyInOpenTransaction(event, user);
+        return applyAll(List.of(new Input(event, user))).get(0);
     }
 
     /**
      * Applies {@code inputs} in order, all in one transaction (opening and committing one per event cost more
-     * than the event's own reads and writes). Each result is what {@link #apply} would have returned for its input. Either all are applied or,
-     * when one fails, none is.
+     * than the event's own reads and writes), reading the rows they touch up front ({@link JobRows}). Each result is
+     * what {@link #apply} would have returned for its input. Either all are applied or, when one fails, none is.
      */
     @Transactional
     public List<Optional<LedgerChange>> applyAll(List<Input> inputs) {
+        JobRows rows = JobRows.load(inputs.stream().map(in -> in.event().eventId()).distinct().toList(),
+                inputs.stream().map(in -> jobId(in.event())).distinct().toList());
         List<Optional<LedgerChange>> changes = new ArrayList<>(inputs.size());
         for (Input in : inputs) {
-            changes.add(applyInOpenTransaction(in.event(), in.user()));
+            changes.add(applyInOpenTransaction(in.event(), in.user(), rows));
         }
         return changes;
     }
 
-    private Optional<LedgerChange> applyInOpenTransaction(GantryEvent event, String user) {
-        if (ProcessedEvent.findById(event.eventId()) != null) {
+    private static String jobId(GantryEvent event) {
+        return event instanceof LifecycleEvent l ? l.jobId() : ((JobSubmitted) event).jobId();
+    }
+
+    private Optional<LedgerChange> applyInOpenTransaction(GantryEvent event, String user, JobRows rows) {
+        if (rows.processed(event.eventId())) {
             return Optional.empty();
         }
         ProcessedEvent p = new ProcessedEvent();
         p.eventId = event.eventId();
-        p.jobId = event instanceof LifecycleEvent l ? l.jobId() : ((JobSubmitted) event).jobId();
+        p.jobId = jobId(event);
         p.eventType = event.getClass().getSimpleName();
         p.processedAt = Instant.now();
-        p.persist();
+        rows.markProcessed(p);
         ensureUser(user);
         String jobId = p.jobId;
         LedgerChange change;
         if (event instanceof JobSubmitted s) {
-            change = submitted(s);
+            change = submitted(s, rows);
         } else if (event instanceof JobStarted s) {
-            change = started(s);
+            change = started(s, rows);
         } else if (event instanceof JobCompleted || event instanceof JobFailed || event instanceof JobPreempted) {
-            change = stopped((LifecycleEvent) event, user);
+            change = stopped((LifecycleEvent) event, user, rows);
         } else if (event instanceof JobRejected r) {
-            change = notWaiting(r.jobId(), r.user());
+            rows.stopWaiting(r.jobId());
+            change = new LedgerChange.Waiting(r.user(), r.jobId(), 0, null);
         } else {
-            change = new LedgerChange.Nothing(user, jobId);
+            change = new LedgerChange.Nothing(user, jobId, rows.waiting(jobId));
         }
         return Optional.of(change);
     }
 
-    private LedgerChange submitted(JobSubmitted s) {
-        if (WaitingJob.findById(s.jobId()) != null || JobRun.findById(s.jobId()) != null) {
-            return new LedgerChange.Nothing(s.user(), s.jobId());
+    private LedgerChange submitted(JobSubmitted s, JobRows rows) {
+        if (rows.waiting(s.jobId()) != null || rows.run(s.jobId()) != null) {
+            return new LedgerChange.Nothing(s.user(), s.jobId(), rows.waiting(s.jobId()));
         }
-        WaitingJob.of(s.jobId(), s.user(), stored(s.occurredAt())).persist();
-        return new LedgerChange.Waiting(s.user(), s.jobId(), seconds(s.occurredAt()), true);
+        WaitingJob w = WaitingJob.of(s.jobId(), s.user(), stored(s.occurredAt()));
+        rows.startWaiting(w);
+        return new LedgerChange.Waiting(s.user(), s.jobId(), seconds(s.occurredAt()), w);
     }
 
-    private LedgerChange started(JobStarted s) {
-        JobRun run = JobRun.findById(s.jobId());
+    private LedgerChange started(JobStarted s, JobRows rows) {
+        JobRun run = rows.run(s.jobId());
         if (run != null && run.running) {
-            return new LedgerChange.Nothing(s.user(), s.jobId()); // the same stint announced twice
+            // the same stint announced twice
+            return new LedgerChange.Nothing(s.user(), s.jobId(), rows.waiting(s.jobId()));
         }
-        if (run == null) {
+        boolean isNew = run == null;
+        if (isNew) {
             run = new JobRun();
             run.jobId = s.jobId();
         }
@@ -113,17 +123,20 @@ public class AccountingStore {
         run.cpuMilli = per.cpuMilli() * tasks;
         run.memoryMib = per.memoryMib() * tasks;
         run.running = true;
-        run.persist();
-        WaitingJob.deleteById(s.jobId());
-        return new LedgerChange.Started(s.user(), s.jobId(), run.gpus(), seconds(run.startedAt));
+        if (isNew) {
+            rows.newRun(run);
+        }
+        rows.stopWaiting(s.jobId());
+        return new LedgerChange.Started(s.user(), s.jobId(), run.gpus(), seconds(run.startedAt), null);
     }
 
-    private LedgerChange stopped(LifecycleEvent e, String user) {
-        boolean wasWaiting = WaitingJob.deleteById(e.jobId());
-        JobRun run = JobRun.findById(e.jobId());
+    private LedgerChange stopped(LifecycleEvent e, String user, JobRows rows) {
+        boolean wasWaiting = rows.stopWaiting(e.jobId());
+        JobRun run = rows.run(e.jobId());
         if (run == null || !run.running) {
             // A job that ends without running (cancelled in the queue, or its decision refused) waits no more.
-            return wasWaiting ? new LedgerChange.Waiting(user, e.jobId(), 0, false) : new LedgerChange.Nothing(user, e.jobId());
+            return wasWaiting ? new LedgerChange.Waiting(user, e.jobId(), 0, null)
+                    : new LedgerChange.Nothing(user, e.jobId(), null);
         }
         run.running = false;
         // A clock step backwards must not make usage negative.
@@ -139,16 +152,14 @@ public class AccountingStore {
         u.cpuSeconds = run.cpuMilli / 1000.0 * s;
         u.memoryMibSeconds = run.memoryMib * s;
         u.persist();
+        WaitingJob requeued = null;
         if (e instanceof JobPreempted) {
             // Back in the queue: waiting again from now.
-            WaitingJob.of(e.jobId(), run.userName, end).persist();
+            requeued = WaitingJob.of(e.jobId(), run.userName, end);
+            rows.startWaiting(requeued);
         }
-        return new LedgerChange.Stopped(run.userName, run.jobId, run.gpus(), seconds(run.startedAt), seconds(end));
-    }
-
-    private LedgerChange notWaiting(String jobId, String user) {
-        WaitingJob.deleteById(jobId);
-        return new LedgerChange.Waiting(user, jobId, 0, false);
+        return new LedgerChange.Stopped(run.userName, run.jobId, run.gpus(), seconds(run.startedAt), seconds(end),
+                requeued);
     }
 
     /** The user, created with the configured (or default) base priority and default weight when new. */
@@ -201,12 +212,6 @@ public class AccountingStore {
                         + "where q.userName = p.userName)").list();
         return new Snapshot(UserAccount.listAll(), UsageInterval.listAll(), JobRun.list("running", true),
                 WaitingJob.listAll(), last);
-    }
-
-    @Transactional
-    /** The job's waiting entry, if it is waiting. */
-    public Optional<WaitingJob> waitingJob(String jobId) {
-        return WaitingJob.findByIdOptional(jobId);
     }
 
     @Transactional

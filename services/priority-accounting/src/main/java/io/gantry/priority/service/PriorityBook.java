@@ -86,8 +86,12 @@ public class PriorityBook {
         } else if (change instanceof LedgerChange.Stopped s) {
             ledger.stopRunning(s.user(), s.gpus(), s.startS(), s.stopS());
         }
-        // Only this event's job can have started or stopped waiting: look it up, never the whole queue.
-        store.waitingJob(change.jobId()).ifPresentOrElse(w -> waiting.put(w.jobId, w), () -> waiting.remove(change.jobId()));
+        // Only this event's job can have started or stopped waiting.
+        if (change.waiting() != null) {
+            waiting.put(change.jobId(), change.waiting());
+        } else {
+            waiting.remove(change.jobId());
+        }
         meters.eventApplied();
     }
 
