@@ -13,7 +13,7 @@ SOAK_DRAIN_FLOOR=1000
 soak_usage() {
   cat <<USAGE
 usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--drain-s S] [--nodes N] [--ready-timeout-s S]
-                    [--out DIR]
+                    [--off-path-nice N] [--out DIR]
   --rate R             jobs/s submitted (200)
   --duration-s S       how long jobs are submitted (600)
   --every-s S          sampling period (10)
@@ -22,6 +22,10 @@ usage: ./gantry soak [--rate R] [--duration-s S] [--every-s S] [--drain-s S] [--
   --nodes N            simulated 8-GPU nodes (40, as bench-pipeline: at 1,000,000x a job holds its GPUs mostly for
                        the pipeline's round trip, so 13 nodes would measure that latency, not growth)
   --ready-timeout-s S  how long a service may take to start (900)
+  --off-path-nice N    nice level of priority-accounting, metrics-ingest and the studio (0: as the rest). A soak asks
+                       whether every consumer keeps up, so it runs them at the path's priority by default; 10 is
+                       ./gantry up's GANTRY_OFF_PATH_NICE, where they yield to the path and fall behind on a saturated
+                       machine until the load stops
   --out DIR            where soak.csv, soak.png and soak.json go (bench/results/soak-<time>)
 USAGE
 }
@@ -71,11 +75,16 @@ soak_drained() { # soak_drained LAG_CSV SINCE_S: the last lag sample is from SIN
 }
 
 cmd_soak() {
-  local rate=200 duration=600 every=10 drain=900 ready_timeout=900 out='' speedup=1000000 nodes=40
-  campaign_parse soak "--rate rate --duration-s duration --every-s every --drain-s drain --ready-timeout-s ready_timeout --nodes nodes --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  local rate=200 duration=600 every=10 drain=900 ready_timeout=900 out='' speedup=1000000 nodes=40 off_path_nice=0
+  campaign_parse soak "--rate rate --duration-s duration --every-s every --drain-s drain --ready-timeout-s ready_timeout --nodes nodes --off-path-nice off_path_nice --out out" "$@" || return $(($? == 1 ? 0 : 2))
+  if ! [[ "$off_path_nice" =~ ^[0-9]+$ ]] || [ "$off_path_nice" -gt 19 ]; then
+    log "soak: --off-path-nice takes a nice level from 0 to 19, got '$off_path_nice'"
+    return 2
+  fi
   campaign_numbers soak "$rate" "$duration" "$every" "$drain" "$ready_timeout" "$nodes" || return 2
+  OFF_PATH_NICE=$off_path_nice
   campaign_start soak "$ready_timeout" "$speedup" "$nodes"
-  log "soak: $rate jobs/s for ${duration}s on $nodes simulated nodes; results in $out"
+  log "soak: $rate jobs/s for ${duration}s on $nodes simulated nodes, off-path services at nice $OFF_PATH_NICE; results in $out"
   local csv=$out/soak.csv lags=$out/lag.csv t0
   t0=$(date +%s)
   echo "t_s,process,heap_mib,rss_mib,cpu_s" >"$csv"
