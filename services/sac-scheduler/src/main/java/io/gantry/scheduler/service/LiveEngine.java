@@ -260,10 +260,7 @@ public final class LiveEngine {
         plan.tunedEventIds().forEach(known::putIfAbsent);
         plan.pending().forEach(this::addPending);
         plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
-        Set<String> live = new HashSet<>(pending.keySet());
-        plan.stopping().forEach(s -> live.add(s.jobId()));
-        plan.running().forEach(s -> live.add(s.jobId()));
-        known.endAllBut(live);
+        known.endAllBut(plan.liveJobIds());
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);
@@ -299,13 +296,8 @@ public final class LiveEngine {
     }
 
     private void reserveRestoredJobsOn(String node) {
-        for (LiveStint r : running.values()) {
-            for (String n : r.nodes()) {
-                if (n.equals(node)) {
-                    cluster.hold(node, r.perTask());
-                }
-            }
-        }
+        running.values().forEach(r -> r.nodes().stream().filter(node::equals)
+                .forEach(n -> cluster.hold(n, r.perTask())));
     }
 
     private LiveStint release(String jobId) {

@@ -188,6 +188,15 @@ public final class RestorePlan {
         return ended;
     }
 
+    /** Jobs not ended: waiting, stopping or running. */
+    public Set<String> liveJobIds() {
+        Set<String> live = new HashSet<>();
+        pending.forEach(p -> live.add(p.job().jobId()));
+        stopping.forEach(s -> live.add(s.jobId()));
+        running.forEach(s -> live.add(s.jobId()));
+        return live;
+    }
+
     /** How each disagreement between the topics was settled, for the log. */
     public List<String> disagreements() {
         return disagreements;
