@@ -19,7 +19,12 @@ public final class LineChart {
     }
 
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
-            new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f)};
+            new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
+            new Color(0xbcbd22), new Color(0x17becf)};
+    /** Series past the palette's length repeat its colours dashed, so no two series look alike. */
+    private static final BasicStroke SOLID = new BasicStroke(2f);
+    private static final BasicStroke DASHED = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+            new float[] {6f, 4f}, 0f);
     private static final int W = 900;
     private static final int H = 560;
     private static final int LEFT = 80;
@@ -96,10 +101,10 @@ public final class LineChart {
         }
         g.drawString(xLabel + (logX ? " (log scale)" : ""), LEFT + pw / 2 - 60, H - 15);
         g.drawString(yLabel, 10, TOP - 10);
-        g.setStroke(new BasicStroke(2f));
         for (int si = 0; si < series.size(); si++) {
             Series s = series.get(si);
             g.setColor(PALETTE[si % PALETTE.length]);
+            g.setStroke(si < PALETTE.length ? SOLID : DASHED);
             int prevX = -1;
             int prevY = -1;
             for (int i = 0; i < s.x.length; i++) {
@@ -115,7 +120,7 @@ public final class LineChart {
                 prevX = px;
                 prevY = py;
             }
-            g.fillRect(W - RIGHT + 15, TOP + 10 + si * 20, 14, 4);
+            g.drawLine(W - RIGHT + 12, TOP + 12 + si * 20, W - RIGHT + 30, TOP + 12 + si * 20);
             g.drawString(s.name, W - RIGHT + 35, TOP + 16 + si * 20);
         }
         g.dispose();

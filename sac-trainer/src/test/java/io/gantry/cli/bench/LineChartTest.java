@@ -1,0 +1,42 @@
+package io.gantry.cli.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LineChartTest {
+
+    /** The legend's swatch of series {@code i}: a horizontal line right of the plot (900 wide, 200 of legend). */
+    private static int swatchPixelsOfColour(BufferedImage img, int i, int rgb) {
+        int y = 50 + 12 + i * 20;
+        int n = 0;
+        for (int x = 900 - 200 + 12; x <= 900 - 200 + 30; x++) {
+            if ((img.getRGB(x, y) & 0xffffff) == rgb) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void seriesPastThePaletteRepeatItsColoursDashedSoNoTwoLookAlike(@TempDir Path dir) throws Exception {
+        LineChart chart = new LineChart("lag", "t", "records", false);
+        for (int i = 0; i < 11; i++) {
+            chart.add(new LineChart.Series("group " + i, new double[] {0, 1}, new double[] {i, i + 1}));
+        }
+        Path png = dir.resolve("chart.png");
+        chart.write(png);
+        BufferedImage img = ImageIO.read(png.toFile());
+        int first = 0x1f77b4;
+        int solid = swatchPixelsOfColour(img, 0, first);
+        int dashed = swatchPixelsOfColour(img, 10, first);
+        assertEquals(19, solid, "the first series' swatch is one solid line of its colour");
+        assertTrue(dashed > 0 && dashed < solid - 4,
+                "the eleventh series has the first one's colour but with gaps: " + dashed + " of " + solid + " pixels");
+    }
+}
