@@ -121,6 +121,21 @@ class AdaptiveJobsSimulationTest {
     }
 
     @Test
+    void everyGpuCountChangeIsCountedAsARestartInPlaceWithWhatItWasCharged() {
+        Scripted adaptive = new Scripted();
+        adaptive.wants.put("a", 4);
+        adaptive.wants.put("b", 2);
+        SimulationResult r = replay(adaptive, List.of(job("a", 2, 0, 100), job("b", 4, 200, 100)));
+        // a grows at 60 and is done at 144.5; b starts at 200 on 4 GPUs and shrinks at its first re-tune, 240.
+        for (String id : List.of("a", "b")) {
+            JobOutcome o = outcome(r, id);
+            assertEquals(List.of(0, 1, 1, DELAY_S + COST_S), List.of(o.preemptions(), o.restarts(), o.resizes(),
+                    o.restartS()), id);
+        }
+        assertEquals(new RestartMetrics(1, 1, 1, 2 * (DELAY_S + COST_S)), RunMetrics.of(r, 4).restarts());
+    }
+
+    @Test
     void aShrinkFreesGpusThatAWaitingJobThenGets() {
         Scripted adaptive = new Scripted();
         adaptive.wants.put("a", 2);
