@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.gantry.scheduling.framework.ElasticPolicy;
+import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import io.gantry.scheduling.policy.TiresiasPolicy;
 import io.gantry.scheduling.pollux.PolluxJobModel;
 import io.gantry.scheduling.pollux.PolluxPolicy;
 import io.gantry.scheduling.trace.NodeShape;
@@ -104,8 +106,11 @@ class AdaptiveJobsSimulationTest {
     }
 
     private static SimulationResult replay(Scripted adaptive, List<JobRequest> jobs) {
-        return new Simulator(ONE_NODE, new KubeDefaultPolicy(), null).withPreemptionCost(COST_S)
-                .withAdaptiveJobs(adaptive).run(jobs, null);
+        return replay(new KubeDefaultPolicy(), adaptive, jobs);
+    }
+
+    private static SimulationResult replay(SchedulingPolicy policy, Scripted adaptive, List<JobRequest> jobs) {
+        return new Simulator(ONE_NODE, policy, null).withPreemptionCost(COST_S).withAdaptiveJobs(adaptive).run(jobs, null);
     }
 
     @Test
@@ -133,6 +138,27 @@ class AdaptiveJobsSimulationTest {
                     o.restartS()), id);
         }
         assertEquals(new RestartMetrics(1, 1, 1, 2 * (DELAY_S + COST_S)), RunMetrics.of(r, 4).restarts());
+    }
+
+    /**
+     * Tiresias with one threshold of 10 GPU-s: adaptive a (4 GPUs) passes it at 2.5 s; fixed b (4 GPUs, 10 s) arrives
+     * at 3 in the first queue and preempts a, which has trained nothing yet (still in its 5 s restart). b runs 3-13;
+     * a restarts at 13 on the 4 GPUs it still wants, 5 + 7 s and 400 units at 4 GPUs: done at 125. One restart,
+     * a preemption, not a resize, charged the restart delay and the preemption cost.
+     */
+    @Test
+    void aPreemptedAdaptiveJobIsChargedItsRestartAsAPreemption() {
+        Scripted adaptive = new Scripted();
+        adaptive.wants.put("a", 4);
+        SimulationResult r = replay(new TiresiasPolicy(new double[] {10}), adaptive,
+                List.of(job("a", 4, 0, 100), job("b", 4, 3, 10)));
+        JobOutcome a = outcome(r, "a");
+        assertEquals(List.of(13.0, 13 + DELAY_S + COST_S + 100), List.of(outcome(r, "b").finish(), a.finish()));
+        assertEquals(List.of(1, 1, 0, DELAY_S + COST_S), List.of(a.preemptions(), a.restarts(), a.resizes(),
+                a.restartS()));
+        JobOutcome b = outcome(r, "b");
+        assertEquals(List.of(0, 0, 0.0), List.of(b.preemptions(), b.restarts(), b.restartS()));
+        assertEquals(new RestartMetrics(0.5, 0, 0.5, DELAY_S + COST_S), RunMetrics.of(r, 4).restarts());
     }
 
     @Test
