@@ -2,7 +2,8 @@
 """Means over the workload files of bench/pollux-adaptive.sh's runs (OUT/<shape>/<folder>/<file>-<policy>/summary.json):
 per shape, folder, policy and tuner mode, with each mode against tuner off under the same policy, then Gantry's best
 configuration against pollux. Writes OUT/means.csv, OUT/means.json and OUT/summary.json (every run, with its shape
-and folder, in `gantry bench`'s summary shape). Usage: pollux-means.py OUT"""
+and folder, in `gantry bench`'s summary shape). Restarts: mean over files of restarts and resizes per job, of the share
+of jobs restarted at least once, and of the run time charged for restarts in a file (restart s). Usage: pollux-means.py OUT"""
 import csv, glob, json, os, sys
 
 LOADS = {"workloads-0.5": 0.5, "workloads": 1.0, "workloads-1.5": 1.5}
@@ -32,7 +33,8 @@ def means(runs):
         rows.append({"shape": s, "workloads": d, "load": LOADS.get(d), "policy": p, "tuner": t, "files": n,
                      "avg_jct_s": sum(r["avg_jct_s"] for r in rs) / n, "gpu_hours": sum(r["gpu_hours"] for r in rs) / n,
                      "makespan_s": sum(r["makespan_s"] for r in rs) / n,
-                     "min_target_reached_ratio": min(r["target_reached_ratio"] for r in rs)})
+                     "min_target_reached_ratio": min(r["target_reached_ratio"] for r in rs),
+                     **restart_means(rs)})
     off = {(r["shape"], r["workloads"], r["policy"]): r for r in rows if r["tuner"] == "off"}
     for r in rows:
         o = off.get((r["shape"], r["workloads"], r["policy"]))
@@ -41,6 +43,20 @@ def means(runs):
         r["gpu_hours_vs_off"] = r["gpu_hours"] / o["gpu_hours"] - 1 if same else None
     rows.sort(key=lambda r: (r["shape"], r["load"] or 0, r["policy"] != "pollux", r["policy"], ORDER.get(r["tuner"], 9)))
     return rows
+
+
+RESTART_KEYS = ("restarts_per_job", "resizes_per_job", "restarted_share", "restart_s")
+
+
+def restart_means(rs):
+    """Means of the restart keys (None for runs written before they existed)."""
+    if not all(k in r for r in rs for k in RESTART_KEYS):
+        return {k: None for k in RESTART_KEYS}
+    return {k: sum(r[k] for r in rs) / len(rs) for k in RESTART_KEYS}
+
+
+def num(x, fmt):
+    return "" if x is None else format(x, fmt)
 
 
 def best_files(rows):
@@ -56,12 +72,14 @@ def main():
     runs = read_runs(out)
     rows = means(runs)
     print(f"{'shape':<5} {'load':>4} {'policy':<10} {'tuner':<13} {'files':>5} {'avg JCT s':>10} {'vs off':>7} "
-          f"{'GPU-hours':>10} {'vs off':>7} {'makespan s':>11} {'target':>6}")
+          f"{'GPU-hours':>10} {'vs off':>7} {'makespan s':>11} {'target':>6} {'restarts':>8} {'resizes':>7} "
+          f"{'restarted':>9} {'restart s':>9}")
     for r in rows:
         name = r["policy"] + ("†" if r["policy"] == "pollux" else "")
         print(f"{r['shape']:<5} {r['load']:>4} {name:<10} {r['tuner']:<13} {r['files']:>5} {r['avg_jct_s']:>10.0f} "
               f"{pct(r['jct_vs_off']):>7} {r['gpu_hours']:>10.1f} {pct(r['gpu_hours_vs_off']):>7} "
-              f"{r['makespan_s']:>11.0f} {r['min_target_reached_ratio']:>6.3f}")
+              f"{r['makespan_s']:>11.0f} {r['min_target_reached_ratio']:>6.3f} {num(r['restarts_per_job'], '.2f'):>8} "
+              f"{num(r['resizes_per_job'], '.2f'):>7} {num(r['restarted_share'], '.3f'):>9} {num(r['restart_s'], '.0f'):>9}")
     print("\nGantry's best configuration (lowest mean avg JCT, policy/tuner) against pollux†:")
     for key in sorted({(r["shape"], r["load"] or 0, r["workloads"]) for r in rows}):
         here = [r for r in rows if (r["shape"], r["workloads"]) == (key[0], key[2])]

@@ -278,9 +278,9 @@ public final class BenchCommand extends PrintingCommand {
     }
 
     private void printTable(List<BenchRow> rows, FairShareTracker.Settings fairShare, double reserveS) {
-        out.printf("%-8s %-6s %-12s %-8s %5s %11s %11s %11s %9s %7s %7s %6s %7s %10s %11s %7s %7s%n", "trace", "load",
+        out.printf("%-8s %-6s %-12s %-8s %5s %11s %11s %11s %9s %7s %7s %6s %7s %10s %11s %7s %8s %7s%n", "trace", "load",
                 "policy", "tuner", "seeds", "avg_jct_s", "p99_jct_s", "avg_queue_s", "slowdown", "gpu_alloc", "node_cv", "jain",
-                "ftf_rho", "gpu_hours", "makespan_s", "target", "wall_s");
+                "ftf_rho", "gpu_hours", "makespan_s", "target", "restarts", "wall_s");
         Map<String, List<BenchRow>> groups = new LinkedHashMap<>();
         for (BenchRow r : rows) {
             groups.computeIfAbsent(r.targetLoad() + "|" + r.policy() + "|" + r.tuner().mode(), k -> new ArrayList<>()).add(r);
@@ -289,12 +289,13 @@ public final class BenchCommand extends PrintingCommand {
             BenchRow f = g.get(0);
             String policy = f.policy().equals(SrptOraclePolicy.NAME) ? f.policy() + "*"
                     : f.policy().equals(PolluxPolicy.NAME) ? f.policy() + PEER_MARK : f.policy();
-            out.printf(Locale.ROOT, "%-8s %-6s %-12s %-8s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %10.1f %11.0f %7.3f %7.2f%n",
+            out.printf(Locale.ROOT, "%-8s %-6s %-12s %-8s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %10.1f %11.0f %7.3f %8.2f %7.2f%n",
                     f.trace(), loadLabel(f.targetLoad(), f.offeredLoad()).replace("(recorded)", "r"), policy, f.tuner().mode(),
                     g.size(), mean(g, r -> r.m().avgJctS()), mean(g, r -> r.m().p99JctS()), mean(g, r -> r.m().avgQueueS()),
                     mean(g, r -> r.m().avgSlowdown()), mean(g, r -> r.m().gpuAllocRatio()), mean(g, r -> r.m().nodeCv()),
                     mean(g, r -> r.m().jainFairness()), mean(g, r -> r.m().maxFtfRho()), mean(g, r -> r.tuner().gpuHours()),
-                    mean(g, r -> r.m().makespanS()), mean(g, r -> r.tuner().targetReachedRatio()), mean(g, BenchRow::wallS));
+                    mean(g, r -> r.m().makespanS()), mean(g, r -> r.tuner().targetReachedRatio()),
+                    mean(g, r -> r.m().restarts().perJob()), mean(g, BenchRow::wallS));
         }
         out.println("fair share " + (fairShare == null ? "off" : String.format(Locale.ROOT,
                 "on (half-life %.0f s, weight %.0f, refresh %.0f s%s)", fairShare.halfLifeS(), fairShare.fairShareWeight(),
@@ -303,7 +304,7 @@ public final class BenchCommand extends PrintingCommand {
                 + " (bench/README.md, Fairness)");
         out.println("(means over seeds; * srpt-oracle knows true durations: a reference floor, not deployable; † a peer's"
                 + " method (Pollux, OSDI'21), not Gantry's: it sizes its jobs itself, tuner \"own\"; target = share of"
-                + " jobs reaching their target metric)");
+                + " jobs reaching their target metric; restarts = mean restarts per job, preemptions and resizes)");
     }
 
     private static double mean(List<BenchRow> g, java.util.function.ToDoubleFunction<BenchRow> f) {

@@ -10,7 +10,8 @@ import java.util.Locale;
 /**
  * Writes {@code summary.json} (exactly the keys agreed in issue 3, checked by
  * {@code ../shared/checks/check-summary.py bench DIR}) and {@code summary.csv} with the same columns.
- * {@code load} is the target ρ, or the measured ρ of the recorded arrivals when no target was given.
+ * {@code load} is the target ρ, or the measured ρ of the recorded arrivals when no target was given. The restart
+ * keys ({@code restarts_per_job} ... {@code restart_s}) are {@link io.gantry.scheduling.sim.RestartMetrics}.
  */
 final class SummaryWriter {
 
@@ -18,7 +19,7 @@ final class SummaryWriter {
             "avg_jct_s", "p50_jct_s", "p95_jct_s", "p99_jct_s", "avg_queue_s", "avg_slowdown", "makespan_s",
             "gpu_alloc_ratio", "node_cv", "jain_fairness", "jain_while_waiting", "max_ftf_rho", "wall_s",
             "tuner", "gpu_hours", "cpu_core_hours", "mem_gib_hours", "oom_kills", "target_reached_ratio", "avg_final_metric",
-            "preemption_cost_s"};
+            "preemption_cost_s", "restarts_per_job", "resizes_per_job", "restarted_share", "restart_s"};
 
     private SummaryWriter() {
     }
@@ -30,7 +31,9 @@ final class SummaryWriter {
                 r.m().makespanS(), r.m().gpuAllocRatio(), r.m().nodeCv(), r.m().jainFairness(), r.m().jainWhileWaiting(),
                 r.m().maxFtfRho(), r.wallS(),
                 r.tuner().mode(), r.tuner().gpuHours(), r.tuner().cpuCoreHours(), r.tuner().memGibHours(),
-                r.tuner().oomKills(), r.tuner().targetReachedRatio(), r.tuner().avgFinalMetric(), r.preemptionCostS()};
+                r.tuner().oomKills(), r.tuner().targetReachedRatio(), r.tuner().avgFinalMetric(), r.preemptionCostS(),
+                r.m().restarts().perJob(), r.m().restarts().resizesPerJob(), r.m().restarts().restartedShare(),
+                r.m().restarts().totalS()};
     }
 
     static void write(Path dir, List<BenchRow> rows) throws IOException {

@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import io.gantry.scheduling.trace.PolluxAppProfile;
 import io.gantry.scheduling.tuning.TunerMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,6 +99,38 @@ class BenchCommandTest {
         int tuner = List.of(rows.get(0).split(",")).indexOf("tuner");
         assertEquals(List.of("once", "adaptive", "adaptive+idle"), rows.subList(1, rows.size()).stream()
                 .map(r -> r.split(",")[tuner]).toList());
+    }
+
+    /**
+     * The restart keys of summary.csv. Once-tuned jobs under kube-default (which never preempts) never restart. Adaptive
+     * jobs under it restart only in place, to change their GPU count, and each restart is charged Pollux's re-scale
+     * delay plus --preemption-cost, so the run time charged is restarts × jobs × (30 + 10) s.
+     */
+    @Test
+    void restartKeysCountEachRunsRestartsAndWhatTheyWereCharged(@TempDir Path tmp) throws Exception {
+        double costS = 10;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "pollux", "--jobs", "40", "--nodes", "16", "--node-shape", "4,64,256",
+                "--policies", "kube-default", "--tuner", "once,adaptive", "--preemption-cost", String.valueOf(costS),
+                "--out", tmp.toString()), err.toString());
+        List<String> rows = Files.readAllLines(tmp.resolve("summary.csv"));
+        List<String> header = List.of(rows.get(0).split(","));
+        List<String> once = List.of(rows.get(1).split(","));
+        List<String> adaptive = List.of(rows.get(2).split(","));
+        assertEquals(List.of("once", "adaptive"), List.of(once.get(header.indexOf("tuner")),
+                adaptive.get(header.indexOf("tuner"))));
+        for (String key : List.of("restarts_per_job", "resizes_per_job", "restarted_share", "restart_s")) {
+            assertEquals(0.0, Double.parseDouble(once.get(header.indexOf(key))), key + " of once-tuned jobs");
+        }
+        double restarts = Double.parseDouble(adaptive.get(header.indexOf("restarts_per_job")));
+        double jobs = Double.parseDouble(adaptive.get(header.indexOf("jobs")));
+        assertTrue(restarts > 0, "adaptive jobs change their GPU count on 64 GPUs: " + rows.get(2));
+        assertEquals(restarts, Double.parseDouble(adaptive.get(header.indexOf("resizes_per_job"))),
+                "kube-default preempts nobody: every restart is a resize");
+        double share = Double.parseDouble(adaptive.get(header.indexOf("restarted_share")));
+        assertTrue(share > 0 && share <= Math.min(1, restarts), "restarted share " + share);
+        assertEquals(restarts * jobs * (PolluxAppProfile.RESCALE_DELAY_S + costS),
+                Double.parseDouble(adaptive.get(header.indexOf("restart_s"))), 1e-2, "restarts_per_job is written to 6 decimals");
     }
 
     /** Exit code 2 for {@code args}, with {@code reason} on stderr. */

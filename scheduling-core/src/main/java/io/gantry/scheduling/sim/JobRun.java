@@ -21,6 +21,8 @@ final class JobRun {
     int preemptions;
     /** Restarts on a new allocation (after a preemption or a re-tuned GPU count): each pays the preemption cost. */
     int restarts;
+    /** Run time charged for those restarts: each one's restart delay (timed jobs) plus the preemption cost. */
+    double restartS;
     int stint;
     RunningJob current;
     boolean retried;

@@ -155,7 +155,7 @@ final class Replay {
                 continue;
             }
             outcomes.add(new JobOutcome(r.job.id(), r.job.user(), r.job.gpus(), r.submit, r.firstStart, now,
-                    r.job.trueDurationS(), r.preemptions));
+                    r.job.trueDurationS(), r.preemptions, r.restarts, r.restartS));
             if (predictor != null) {
                 predictor.observe(r.job, r.job.trueDurationS());
             }
@@ -221,6 +221,8 @@ final class Replay {
         r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
         r.preemptions++;
         r.restarts++;
+        // A timed job's next start charges the restart delay and the cost (started()), a fixed one just the cost.
+        r.restartS += (timing(r) != null ? timing(r).restartDelayS() : 0) + preemptionCostS;
         r.stint++;
         service.preempted(r.job.user(), r.job.gpus());
         if (fair != null) {
@@ -322,11 +324,12 @@ final class Replay {
             fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
             fair.started(job.user(), job.gpus(), now);
         }
+        ElasticPolicy.JobModel timing = adaptive.model();
         r.restarts++;
+        r.restartS += timing.restartDelayS() + preemptionCostS;
         r.stint++;
         r.job = job;
         r.current = engine.resize(job, nodes, now);
-        ElasticPolicy.JobModel timing = adaptive.model();
         r.remainingS = timing.restartDelayS() + preemptionCostS + timing.secondsToFinish(job, nodes, r.progress);
         completions.add(new JobRun.Completion(now + r.remainingS, seq++, r, r.stint, false));
     }

@@ -18,11 +18,12 @@ import java.util.Map;
  *   <li>Finish-time fairness (Themis, NSDI'20): ρ = JCT ÷ the JCT on a private 1/T slice of the cluster
  *       (T tenants), which is the run time stretched by GPUs ÷ (cluster GPUs ÷ T) when the job needs more
  *       than the slice. Reported: the largest tenant mean of ρ.</li>
+ *   <li>Restarts: {@link RestartMetrics}.</li>
  * </ul>
  */
 public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95JctS, double p99JctS, double avgQueueS,
                          double avgSlowdown, double makespanS, double gpuAllocRatio, double nodeCv,
-                         double jainFairness, double jainWhileWaiting, double maxFtfRho) {
+                         double jainFairness, double jainWhileWaiting, double maxFtfRho, RestartMetrics restarts) {
 
     static final double SLOWDOWN_FLOOR_S = 1.0;
 
@@ -32,7 +33,7 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
         if (n == 0) {
             return new RunMetrics(0, 0, 0, 0, 0, 0, 0, 0, r.gpuAllocRatio(), r.nodeCv(),
                     TenantServiceMeter.jainIndex(r.tenantService()),
-                    TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), 1);
+                    TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), 1, RestartMetrics.of(out));
         }
         double[] jct = new double[n];
         double sumJct = 0;
@@ -68,7 +69,7 @@ public record RunMetrics(int jobs, double avgJctS, double p50JctS, double p95Jct
         return new RunMetrics(n, sumJct / n, percentile(jct, 50), percentile(jct, 95), percentile(jct, 99), sumQueue / n,
                 sumSlow / n, lastFinish - firstSubmit, r.gpuAllocRatio(), r.nodeCv(),
                 TenantServiceMeter.jainIndex(r.tenantService()),
-                TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), maxRho);
+                TenantServiceMeter.jainIndexWhileWaiting(r.tenantService()), maxRho, RestartMetrics.of(out));
     }
 
     /** Nearest-rank percentile of sorted values. */

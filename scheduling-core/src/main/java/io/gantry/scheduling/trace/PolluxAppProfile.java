@@ -56,6 +56,7 @@ public final class PolluxAppProfile {
     private final int initBatch;
     private final int maxBatch;
     private final double maxLocalBsz;
+    private int measuredGpusPerNode;
 
     private PolluxAppProfile(String name, int maxEpochs, int initBatch, int maxBatch, double maxLocalBsz) {
         this.name = name;
@@ -105,15 +106,29 @@ public final class PolluxAppProfile {
             app.byPlacement.computeIfAbsent(ids.get(i), k -> new ArrayList<>()).add(placements.get(i));
         }
         app.allMeasured.addAll(placements);
+        for (String id : ids) {
+            app.measuredGpusPerNode = Math.max(app.measuredGpusPerNode, id.chars().map(c -> c - '0').max().orElse(0));
+        }
         for (CsvTable.Row r : CsvTable.read(appDir.resolve("scalability.csv"), "num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time")) {
-            app.allMeasured.add(new Measured((int) r.number("num_nodes"), (int) r.number("num_replicas"), r.number("local_bsz"),
-                    r.number("step_time"), r.number("sync_time")));
+            Measured m = new Measured((int) r.number("num_nodes"), (int) r.number("num_replicas"), r.number("local_bsz"),
+                    r.number("step_time"), r.number("sync_time"));
+            app.allMeasured.add(m);
+            app.measuredGpusPerNode = Math.max(app.measuredGpusPerNode, (m.replicas() + m.nodes() - 1) / m.nodes());
         }
         return app;
     }
 
     public String name() {
         return name;
+    }
+
+    /**
+     * Most GPUs that shared a node in any measured configuration (4 for every shipped profile: Pollux's cluster had
+     * 4-GPU nodes). A placement with more on a node is timed from the nearest measured configuration, a cross-node
+     * one ({@link #goodput}).
+     */
+    public int measuredGpusPerNode() {
+        return measuredGpusPerNode;
     }
 
     /** Seconds to train to completion with {@code replicas} GPUs and total batch {@code batchSize}, as derived above. */

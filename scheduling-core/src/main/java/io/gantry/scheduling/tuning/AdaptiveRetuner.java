@@ -91,7 +91,8 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
         if (!idleScaling) {
             return ruled;
         }
-        int want = IdleScaling.gpus(n -> n < left.length ? left[n] : p.remainingSeconds(n, progress), rule, ruled,
+        // Judged on nodes of no more GPUs than the profile measured on one (IdleScaling, "as measured").
+        int want = IdleScaling.gpus(n -> p.remainingSecondsAsMeasured(n, progress), rule, ruled,
                 currentGpus, restartCostS, spare.jobsWaiting(), extra -> spare.fits(resized(job, extra)));
         if (want > currentGpus) {
             spare.take(resized(job, want - currentGpus));

@@ -13,6 +13,12 @@ import java.util.function.IntToDoubleFunction;
  * its checkpoint-restart included. While nobody waits it keeps such GPUs (no shrink to save GPU-seconds that
  * nobody would use); at the first re-tune at which a job waits it shrinks back to its rule count at once, in
  * place. The decision reads only the queue, the free GPUs and the job's own predictions, never its future.
+ *
+ * <p>Those predictions are made as measured ({@code RetunePlan.remainingSecondsAsMeasured}): GPUs packed onto nodes
+ * of no more GPUs than the job's profile had on one node (4: Pollux's cluster). On 8-GPU nodes the fitted model,
+ * packing 5–8 GPUs onto one node, extrapolates its one-node synchronisation line past its data and promises grows
+ * that the measured profile, which times such placements from a cross-node measurement, does not deliver: at
+ * 13 × 8 the grows of one load-0.5 file were predicted to save 64,754 s and lost 73,211 s (bench/README.md, Tuner).
  */
 final class IdleScaling {
 

@@ -28,7 +28,9 @@ final class RetunePlan {
     private final double target;
     private final int[] candidates;
     private final int gpusPerNode;
-    private final Map<Integer, Tables> byGpus = new HashMap<>();
+    /** GPUs per node within the profile's measurements: at most {@link PolluxAppProfile#measuredGpusPerNode}. */
+    private final int measuredPerNode;
+    private final Map<Long, Tables> byGpus = new HashMap<>();
 
     /**
      * @param cap     most GPUs the job may get (what the one-time tuner allows it)
@@ -43,6 +45,7 @@ final class RetunePlan {
         this.epochs = epochs;
         this.target = target;
         this.gpusPerNode = gpusPerNode;
+        this.measuredPerNode = Math.max(1, Math.min(gpusPerNode, measured.measuredGpusPerNode()));
         this.candidates = Arrays.stream(batches).distinct().sorted()
                 .filter(b -> model.convergence().epochsToReach(b, target, epochs) >= 1).toArray();
         if (candidates.length == 0) {
@@ -81,12 +84,25 @@ final class RetunePlan {
 
     /** The batch an epoch trains at on {@code gpus} GPUs; -1 when no candidate can be spread over that many. */
     int batchFor(int gpus, int epoch) {
-        return tables(gpus).batch[Math.min(epoch, epochs - 1)];
+        return tables(gpus, gpusPerNode).batch[Math.min(epoch, epochs - 1)];
     }
 
     /** Predicted seconds of training left from {@code progress} on {@code gpus} GPUs (no restart); NaN if none fits. */
     double remainingSeconds(int gpus, double progress) {
-        Tables t = tables(gpus);
+        return remainingSeconds(tables(gpus, gpusPerNode), progress);
+    }
+
+    /**
+     * The same, with the GPUs packed onto nodes of no more GPUs than the profile's measurements had on a node: a
+     * prediction within the data the throughput model was fitted on. On larger nodes the fitted synchronisation line
+     * of one node is extrapolated past its data, and there the measured profile (what the simulator trains by) falls
+     * back to a cross-node configuration, so a plain {@link #remainingSeconds} over-promises a grow within a node.
+     */
+    double remainingSecondsAsMeasured(int gpus, double progress) {
+        return remainingSeconds(tables(gpus, measuredPerNode), progress);
+    }
+
+    private double remainingSeconds(Tables t, double progress) {
         int e = 0;
         while (e < epochs && progress >= progressAt(e + 1)) {
             e++;
@@ -98,29 +114,48 @@ final class RetunePlan {
         return Math.min(1, share) * t.epochSeconds[e] + t.secondsFrom[e + 1];
     }
 
-    private Tables tables(int gpus) {
-        return byGpus.computeIfAbsent(gpus, n -> {
-            int[] batch = new int[epochs];
-            double[] seconds = new double[epochs];
-            double[] from = new double[epochs + 1];
-            for (int e = 0; e < epochs; e++) {
-                batch[e] = -1;
-                double best = 0;
-                for (int b : candidates) {
-                    if (model.feasible(n, b)) {
-                        double g = model.goodput(n, gpusPerNode, b, e);
-                        if (g > best) {
-                            best = g;
-                            batch[e] = b;
-                        }
+    /** Per-epoch batches and predicted seconds on {@code gpus} GPUs packed onto nodes of {@code perNode}. */
+    private Tables tables(int gpus, int perNode) {
+        long key = (long) gpus << 32 | perNode;
+        Tables t = byGpus.get(key);
+        if (t == null) {
+            // The batches are the ones the job trains at (chosen for the cluster's nodes); only their timing differs.
+            int[] batch = perNode == gpusPerNode ? bestBatches(gpus) : tables(gpus, gpusPerNode).batch;
+            t = timed(gpus, perNode, batch);
+            byGpus.put(key, t);
+        }
+        return t;
+    }
+
+    /** Per epoch, the candidate with the highest fitted goodput on {@code gpus} GPUs of the cluster's nodes; -1 if none. */
+    private int[] bestBatches(int gpus) {
+        int[] batch = new int[epochs];
+        for (int e = 0; e < epochs; e++) {
+            batch[e] = -1;
+            double best = 0;
+            for (int b : candidates) {
+                if (model.feasible(gpus, b)) {
+                    double g = model.goodput(gpus, gpusPerNode, b, e);
+                    if (g > best) {
+                        best = g;
+                        batch[e] = b;
                     }
                 }
-                seconds[e] = batch[e] < 0 ? Double.NaN : (progressAt(e + 1) - progressAt(e)) / best;
             }
-            for (int e = epochs - 1; e >= 0; e--) {
-                from[e] = from[e + 1] + seconds[e];
-            }
-            return new Tables(batch, seconds, from);
-        });
+        }
+        return batch;
+    }
+
+    private Tables timed(int gpus, int perNode, int[] batch) {
+        double[] seconds = new double[epochs];
+        double[] from = new double[epochs + 1];
+        for (int e = 0; e < epochs; e++) {
+            seconds[e] = batch[e] < 0 ? Double.NaN
+                    : (progressAt(e + 1) - progressAt(e)) / model.goodput(gpus, perNode, batch[e], e);
+        }
+        for (int e = epochs - 1; e >= 0; e--) {
+            from[e] = from[e + 1] + seconds[e];
+        }
+        return new Tables(batch, seconds, from);
     }
 }

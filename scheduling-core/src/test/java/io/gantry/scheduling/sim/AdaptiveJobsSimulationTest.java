@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.gantry.scheduling.framework.ElasticPolicy;
+import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import io.gantry.scheduling.policy.TiresiasPolicy;
 import io.gantry.scheduling.pollux.PolluxJobModel;
 import io.gantry.scheduling.pollux.PolluxPolicy;
 import io.gantry.scheduling.trace.NodeShape;
@@ -104,8 +106,11 @@ class AdaptiveJobsSimulationTest {
     }
 
     private static SimulationResult replay(Scripted adaptive, List<JobRequest> jobs) {
-        return new Simulator(ONE_NODE, new KubeDefaultPolicy(), null).withPreemptionCost(COST_S)
-                .withAdaptiveJobs(adaptive).run(jobs, null);
+        return replay(new KubeDefaultPolicy(), adaptive, jobs);
+    }
+
+    private static SimulationResult replay(SchedulingPolicy policy, Scripted adaptive, List<JobRequest> jobs) {
+        return new Simulator(ONE_NODE, policy, null).withPreemptionCost(COST_S).withAdaptiveJobs(adaptive).run(jobs, null);
     }
 
     @Test
@@ -118,6 +123,42 @@ class AdaptiveJobsSimulationTest {
         assertEquals(400, adaptive.trainedTotal.get("a"), 1e-9);
         assertEquals(0, outcome(r, "a").preemptions(), "a resize is not a preemption");
         assertEquals(DELAY_S + COST_S, adaptive.restartCosts.get(0), 1e-12, "the re-tune weighs what a change costs");
+    }
+
+    @Test
+    void everyGpuCountChangeIsCountedAsARestartInPlaceWithWhatItWasCharged() {
+        Scripted adaptive = new Scripted();
+        adaptive.wants.put("a", 4);
+        adaptive.wants.put("b", 2);
+        SimulationResult r = replay(adaptive, List.of(job("a", 2, 0, 100), job("b", 4, 200, 100)));
+        // a grows at 60 and is done at 144.5; b starts at 200 on 4 GPUs and shrinks at its first re-tune, 240.
+        for (String id : List.of("a", "b")) {
+            JobOutcome o = outcome(r, id);
+            assertEquals(List.of(0, 1, 1, DELAY_S + COST_S), List.of(o.preemptions(), o.restarts(), o.resizes(),
+                    o.restartS()), id);
+        }
+        assertEquals(new RestartMetrics(1, 1, 1, 2 * (DELAY_S + COST_S)), RunMetrics.of(r, 4).restarts());
+    }
+
+    /**
+     * Tiresias with one threshold of 10 GPU-s: adaptive a (4 GPUs) passes it at 2.5 s; fixed b (4 GPUs, 10 s) arrives
+     * at 3 in the first queue and preempts a, which has trained nothing yet (still in its 5 s restart). b runs 3-13;
+     * a restarts at 13 on the 4 GPUs it still wants, 5 + 7 s and 400 units at 4 GPUs: done at 125. One restart,
+     * a preemption, not a resize, charged the restart delay and the preemption cost.
+     */
+    @Test
+    void aPreemptedAdaptiveJobIsChargedItsRestartAsAPreemption() {
+        Scripted adaptive = new Scripted();
+        adaptive.wants.put("a", 4);
+        SimulationResult r = replay(new TiresiasPolicy(new double[] {10}), adaptive,
+                List.of(job("a", 4, 0, 100), job("b", 4, 3, 10)));
+        JobOutcome a = outcome(r, "a");
+        assertEquals(List.of(13.0, 13 + DELAY_S + COST_S + 100), List.of(outcome(r, "b").finish(), a.finish()));
+        assertEquals(List.of(1, 1, 0, DELAY_S + COST_S), List.of(a.preemptions(), a.restarts(), a.resizes(),
+                a.restartS()));
+        JobOutcome b = outcome(r, "b");
+        assertEquals(List.of(0, 0, 0.0), List.of(b.preemptions(), b.restarts(), b.restartS()));
+        assertEquals(new RestartMetrics(0.5, 0, 0.5, DELAY_S + COST_S), RunMetrics.of(r, 4).restarts());
     }
 
     @Test

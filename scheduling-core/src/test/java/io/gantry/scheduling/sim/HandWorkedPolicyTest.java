@@ -95,6 +95,10 @@ class HandWorkedPolicyTest {
         Map<String, Double> jct = new HashMap<>();
         r.outcomes().forEach(o -> jct.put(o.id(), o.jctS()));
         assertEquals(Map.of("A", 27.0, "B", 2.0), jct);
+        JobOutcome a = r.outcomes().stream().filter(o -> o.id().equals("A")).findFirst().orElseThrow();
+        assertEquals(List.of(1, 1, 0, 5.0), List.of(a.preemptions(), a.restarts(), a.resizes(), a.restartS()),
+                "one preemption: one restart, charged the 5 s cost (a fixed-duration job has no restart delay)");
+        assertEquals(new RestartMetrics(0.5, 0, 0.5, 5), RunMetrics.of(r, 2).restarts());
         assertThrows(IllegalArgumentException.class, () -> new Simulator(nodes(1, 2),
                 PolicyRegistry.create("srpt-oracle"), new HistoryDurationPredictor()).withPreemptionCost(-1));
     }

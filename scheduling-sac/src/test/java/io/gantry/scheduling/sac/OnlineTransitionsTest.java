@@ -56,8 +56,8 @@ class OnlineTransitionsTest {
         for (int i = 0; i < times.length; i++) {
             offline.decided(times[i], states[i], i % 2, new double[] {0.5, 0.5}, cluster(busy[i]), pending(waiting[i]));
         }
-        List<Transition> expected = offline.transitions(List.of(new JobOutcome("A", "u", 1, 0, 1, 50, 49, 0),
-                new JobOutcome("B", "u", 1, 10, 11, 100, 89, 0), new JobOutcome("C", "u", 1, 30, 31, 40, 9, 0)));
+        List<Transition> expected = offline.transitions(List.of(new JobOutcome("A", "u", 1, 0, 1, 50, 49, 0, 0, 0),
+                new JobOutcome("B", "u", 1, 10, 11, 100, 89, 0, 0, 0), new JobOutcome("C", "u", 1, 30, 31, 40, 9, 0, 0, 0)));
 
         OnlineTransitions online = new OnlineTransitions(SETTINGS, 1000);
         online.jobArrived("A", 0);
