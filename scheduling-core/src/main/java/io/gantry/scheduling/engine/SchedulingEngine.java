@@ -288,7 +288,23 @@ public final class SchedulingEngine {
             return Decision.placeOnly(ordered.scheduleInOrder(now, view, inOrder, smallest));
         }
         List<JobRequest> offered = onlyArrivals ? fresh : new ArrayList<>(pending.values());
-        return policy.decide(new SchedulingContext(now, offered, view, runningJobs(), pendingAttained));
+        return policy.decide(new SchedulingContext(now, offered, view, runningJobs(), pendingAttained,
+                pendingNotPreemptible()));
+    }
+
+    /** Pending jobs no policy may stop once started: all of them without preemption, else those flagged so. */
+    private Set<String> pendingNotPreemptible() {
+        if (!preemption) {
+            return pending.keySet();
+        }
+        // notPreemptible is small (jobs submitted so, and stints awaiting their start): walk it, not the queue.
+        Set<String> out = new HashSet<>();
+        for (String id : notPreemptible) {
+            if (pending.containsKey(id)) {
+                out.add(id);
+            }
+        }
+        return out;
     }
 
     /** Every running job, flagged preemptible only where the policy may stop it. */
