@@ -46,7 +46,8 @@ import java.util.Locale;
 public final class PromotionGate {
 
     /**
-     * @param windows        disjoint consecutive windows the check set is cut into, 1 to {@link WilcoxonSignedRank#MAX_PAIRS}
+     * @param windows        disjoint consecutive windows the check set is cut into, 1 to
+     *                       {@link WilcoxonSignedRank#MAX_PAIRS}
      * @param alpha          level of the one-sided test, in (0, 1]
      * @param minImprovement least relative gain of the mean window JCT, in [0, 1)
      */
@@ -81,7 +82,8 @@ public final class PromotionGate {
      * @param promote     whether the candidate passed
      * @param pValue      of the signed-rank test
      * @param wPlus       its statistic: rank sum of the windows where the candidate was faster
-     * @param improvement (current − candidate) ÷ current of the mean window JCTs; negative when the candidate is worse
+     * @param improvement (current − candidate) ÷ current of the mean window JCTs; negative when the candidate is
+     *                    worse
      * @param windows     every window's pair, in check-set order
      * @param load        offered load the windows were rescaled to
      * @param reason      why it passed, or which condition it failed, with the figures

@@ -17,7 +17,8 @@ class WilcoxonSignedRankTest {
 
     @Test
     void eightPositiveDifferencesGiveOneIn256() {
-        WilcoxonSignedRank.Outcome o = WilcoxonSignedRank.positiveShift(new double[] {3, 1, 4, 1.5, 9, 2.6, 5, 3.5});
+        WilcoxonSignedRank.Outcome o =
+                WilcoxonSignedRank.positiveShift(new double[] {3, 1, 4, 1.5, 9, 2.6, 5, 3.5});
         assertEquals(8, o.pairs());
         assertEquals(36, o.wPlus(), "all eight ranks are positive: 1 + ... + 8");
         assertEquals(1.0 / 256, o.pValue(), 0.0, "only the all-positive pattern reaches 36");
@@ -26,12 +27,14 @@ class WilcoxonSignedRankTest {
     @Test
     void theTableValuesForTenPairs() {
         // Ranks 1-4 negative: T = W- = 10, so W+ = 55 - 10 = 45; 43 of the 1024 patterns have W- <= 10.
-        WilcoxonSignedRank.Outcome ten = WilcoxonSignedRank.positiveShift(new double[] {-1, -2, -3, -4, 5, 6, 7, 8, 9, 10});
+        WilcoxonSignedRank.Outcome ten =
+                WilcoxonSignedRank.positiveShift(new double[] {-1, -2, -3, -4, 5, 6, 7, 8, 9, 10});
         assertEquals(45, ten.wPlus());
         assertEquals(43.0 / 1024, ten.pValue(), 0.0);
         assertEquals(0.0420, ten.pValue(), 5e-5, "table: n = 10, T = 10");
         // Ranks 1, 2, 3, 5 negative: T = 11; 54 of 1024.
-        WilcoxonSignedRank.Outcome eleven = WilcoxonSignedRank.positiveShift(new double[] {-1, -2, -3, -5, 4, 6, 7, 8, 9, 10});
+        WilcoxonSignedRank.Outcome eleven =
+                WilcoxonSignedRank.positiveShift(new double[] {-1, -2, -3, -5, 4, 6, 7, 8, 9, 10});
         assertEquals(44, eleven.wPlus());
         assertEquals(54.0 / 1024, eleven.pValue(), 0.0);
         assertEquals(0.0527, eleven.pValue(), 5e-5, "table: n = 10, T = 11");
@@ -45,7 +48,8 @@ class WilcoxonSignedRankTest {
         assertEquals(8, o.wPlus());
         assertEquals(0.25, o.pValue(), 0.0);
         // |d| = 1 | 2 2 2 | 3 3 | 4 | 5: ranks 1 | 3 3 3 | 5.5 5.5 | 7 | 8; W+ = 3 + 3 + 5.5 + 5.5 + 7 + 8 = 32.
-        WilcoxonSignedRank.Outcome mixed = WilcoxonSignedRank.positiveShift(new double[] {2, -2, 2, 3, 3, -1, 4, 5});
+        WilcoxonSignedRank.Outcome mixed =
+                WilcoxonSignedRank.positiveShift(new double[] {2, -2, 2, 3, 3, -1, 4, 5});
         assertEquals(32, mixed.wPlus());
         assertEquals(8.0 / 256, mixed.pValue(), 0.0, "8 of 256 patterns by brute force");
     }
@@ -63,7 +67,8 @@ class WilcoxonSignedRankTest {
 
     @Test
     void allNegativeGivesOne() {
-        assertEquals(1.0, WilcoxonSignedRank.positiveShift(new double[] {-1, -2, -3, -4, -5, -6, -7, -8}).pValue(), 0.0);
+        double[] allNegative = {-1, -2, -3, -4, -5, -6, -7, -8};
+        assertEquals(1.0, WilcoxonSignedRank.positiveShift(allNegative).pValue(), 0.0);
     }
 
     /** The p-value by counting every sign pattern of the mid-ranks of {@code d} one by one. */
@@ -108,13 +113,15 @@ class WilcoxonSignedRankTest {
                 // Few distinct magnitudes, so ties are common; never 0.
                 d[i] = (1 + rng.nextInt(5)) * (rng.nextBoolean() ? 1 : -1) + rng.nextInt(2) * 0.5;
             }
-            assertEquals(bruteForce(d), WilcoxonSignedRank.positiveShift(d).pValue(), 1e-12, Arrays.toString(d));
+            assertEquals(bruteForce(d), WilcoxonSignedRank.positiveShift(d).pValue(), 1e-12,
+                    Arrays.toString(d));
         }
     }
 
     @Test
     void aBadDifferenceIsRefused() {
-        assertThrows(IllegalArgumentException.class, () -> WilcoxonSignedRank.positiveShift(new double[] {1, Double.NaN}));
+        assertThrows(IllegalArgumentException.class,
+                () -> WilcoxonSignedRank.positiveShift(new double[] {1, Double.NaN}));
         IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class,
                 () -> WilcoxonSignedRank.positiveShift(ones(WilcoxonSignedRank.MAX_PAIRS + 1)));
         assertTrue(tooMany.getMessage().startsWith("differences:"), tooMany.getMessage());

@@ -27,8 +27,8 @@ final class LearnerConfigCheck {
                 + c.checkMinJobs() + "), got " + c.checkWindowJobs());
         require(c.checkLoad() > 0 && Double.isFinite(c.checkLoad()),
                 p + "check-load must be a positive number, got " + c.checkLoad());
-        require(c.checkWindows() >= 1 && c.checkWindows() <= WilcoxonSignedRank.MAX_PAIRS, p + "check-windows must be in"
-                + " [1, " + WilcoxonSignedRank.MAX_PAIRS + "], got " + c.checkWindows());
+        require(c.checkWindows() >= 1 && c.checkWindows() <= WilcoxonSignedRank.MAX_PAIRS,
+                p + "check-windows must be in [1, " + WilcoxonSignedRank.MAX_PAIRS + "], got " + c.checkWindows());
         require(c.checkMinJobs() >= c.checkWindows(), p + "check-min-jobs must be at least check-windows ("
                 + c.checkWindows() + "), got " + c.checkMinJobs());
         require(c.checkAlpha() > 0 && c.checkAlpha() <= 1, p + "check-alpha must be in (0, 1], got " + c.checkAlpha());

@@ -49,12 +49,15 @@ final class LearnerMeters {
         Gauge.builder("gantry.sac.promotion.check.improvement", this, m -> m.checkImprovement)
                 .description("Relative gain in mean window JCT of the last checked candidate (negative: worse)")
                 .register(r);
-        FunctionCounter.builder("gantry.sac.exploration.decisions", this, m -> count(m.exploration, LiveExploration::decisions))
+        FunctionCounter.builder("gantry.sac.exploration.decisions", this,
+                        m -> count(m.exploration, LiveExploration::decisions))
                 .description("Live decisions of the learning policy").register(r);
-        FunctionCounter.builder("gantry.sac.exploration.explored", this, m -> count(m.exploration, LiveExploration::explored))
+        FunctionCounter.builder("gantry.sac.exploration.explored", this,
+                        m -> count(m.exploration, LiveExploration::explored))
                 .description("Live decisions that sampled from the policy instead of taking its best candidate")
                 .register(r);
-        FunctionCounter.builder("gantry.sac.exploration.barred", this, m -> count(m.exploration, LiveExploration::barred))
+        FunctionCounter.builder("gantry.sac.exploration.barred", this,
+                        m -> count(m.exploration, LiveExploration::barred))
                 .description("Live decisions drawn for exploration but kept greedy: they start a not-preemptible job")
                 .register(r);
     }

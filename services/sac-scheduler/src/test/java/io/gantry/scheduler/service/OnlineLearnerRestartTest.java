@@ -110,7 +110,8 @@ class OnlineLearnerRestartTest {
             Path saved = versions.promote(1, a, Map.of(), 2).dir();
             Files.write(saved.resolve(SacCheckpoint.PARAMS), new byte[] {1, 2, 3});
         }
-        OnlineLearner restarted = new OnlineLearner(LearnerTestConfig.sac(), learner(dir, 64), new SimpleMeterRegistry());
+        OnlineLearner restarted = new OnlineLearner(LearnerTestConfig.sac(), learner(dir, 64),
+                new SimpleMeterRegistry());
         try (SacAgent shipped = SacCheckpoint.load(SacConfig.current().checkpoint())) {
             assertEquals("sac-0", restarted.initialPolicy().version());
             assertEquals(SacPolicy.greedy(shipped).decide(context()).placements(), decide(restarted));
