@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The one scheduling round engine, driven by the simulator (virtual time) and by the live sac-scheduler (the jobs'
@@ -294,17 +295,9 @@ public final class SchedulingEngine {
 
     /** Pending jobs no policy may stop once started: all of them without preemption, else those flagged so. */
     private Set<String> pendingNotPreemptible() {
-        if (!preemption) {
-            return pending.keySet();
-        }
-        // notPreemptible is small (jobs submitted so, and stints awaiting their start): walk it, not the queue.
-        Set<String> out = new HashSet<>();
-        for (String id : notPreemptible) {
-            if (pending.containsKey(id)) {
-                out.add(id);
-            }
-        }
-        return out;
+        // notPreemptible is small (jobs submitted so, and stints awaiting their start): filter it, not the queue.
+        return preemption ? notPreemptible.stream().filter(pending::containsKey).collect(Collectors.toSet())
+                : pending.keySet();
     }
 
     /** Every running job, flagged preemptible only where the policy may stop it. */
