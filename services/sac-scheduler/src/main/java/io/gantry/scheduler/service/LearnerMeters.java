@@ -1,10 +1,12 @@
 package io.gantry.scheduler.service;
 
 import io.gantry.scheduling.sac.LiveExploration;
+import io.gantry.scheduling.sac.Transition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.function.ToLongFunction;
 
 /** What the online learner reports: its counters, and the gauges' last values (written by the learner thread). */
@@ -60,6 +62,15 @@ final class LearnerMeters {
                         m -> count(m.exploration, LiveExploration::barred))
                 .description("Live decisions drawn for exploration but kept greedy: they start a not-preemptible job")
                 .register(r);
+    }
+
+    /** Counts transitions taken in, and keeps their mean reward (an interval without any leaves it as it was). */
+    void tookIn(List<Transition> fresh) {
+        if (fresh.isEmpty()) {
+            return;
+        }
+        transitions.increment(fresh.size());
+        reward = fresh.stream().mapToDouble(Transition::reward).average().orElseThrow();
     }
 
     private static double count(LiveExploration e, ToLongFunction<LiveExploration> count) {

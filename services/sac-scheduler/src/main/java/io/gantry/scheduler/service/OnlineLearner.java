@@ -152,8 +152,7 @@ public class OnlineLearner {
             }
         }
         // Nothing loads: SacPolicy says why and schedules with kube-default; there is nothing to learn with.
-        initial = new LivePolicy(SacPolicy.fromCheckpoint(checkpoint), PolicyVersions.name(0),
-                null);
+        initial = new LivePolicy(SacPolicy.fromCheckpoint(checkpoint), PolicyVersions.name(0), null);
         LOG.error("sac: no checkpoint loads; online learning is off");
     }
 
@@ -274,15 +273,8 @@ public class OnlineLearner {
             LOG.warnf("sac learner: %d observations dropped so far (inbox full)", transitions.dropped());
             droppedReported = transitions.dropped();
         }
-        if (!fresh.isEmpty()) {
-            double sum = 0;
-            for (Transition t : fresh) {
-                buffer.add(t);
-                sum += t.reward();
-            }
-            meters.transitions.increment(fresh.size());
-            meters.reward = sum / fresh.size();
-        }
+        fresh.forEach(buffer::add);
+        meters.tookIn(fresh);
         if (buffer.size() < Math.max(config.minTransitions(), config.batchSize())) {
             return;
         }
