@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The one scheduling round engine, driven by the simulator (virtual time) and by the live sac-scheduler (the jobs'
@@ -288,7 +289,15 @@ public final class SchedulingEngine {
             return Decision.placeOnly(ordered.scheduleInOrder(now, view, inOrder, smallest));
         }
         List<JobRequest> offered = onlyArrivals ? fresh : new ArrayList<>(pending.values());
-        return policy.decide(new SchedulingContext(now, offered, view, runningJobs(), pendingAttained));
+        return policy.decide(new SchedulingContext(now, offered, view, runningJobs(), pendingAttained,
+                pendingNotPreemptible()));
+    }
+
+    /** Pending jobs no policy may stop once started: all of them without preemption, else those flagged so. */
+    private Set<String> pendingNotPreemptible() {
+        // notPreemptible is small (jobs submitted so, and stints awaiting their start): filter it, not the queue.
+        return preemption ? notPreemptible.stream().filter(pending::containsKey).collect(Collectors.toSet())
+                : pending.keySet();
     }
 
     /** Every running job, flagged preemptible only where the policy may stop it. */

@@ -76,7 +76,7 @@ public final class StarvationReservation implements SchedulingPolicy {
             }
         }
         Decision d = inner.decide(new SchedulingContext(ctx.now(), offered, view, ctx.running(),
-                ctx.pendingAttainedGpuS()));
+                ctx.pendingAttainedGpuS(), ctx.pendingNotPreemptible()));
         if (!d.preemptions().isEmpty()) {
             // The inner policy planned its preemptions on a view without the reserved nodes and without the holder's
             // placement, so they need not agree with this round's placements (seen: sac placing onto a node the

@@ -5,6 +5,7 @@ import io.gantry.scheduling.model.JobRequest;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a policy sees in one scheduling round. The policy must not change {@code cluster}: the caller
@@ -16,14 +17,26 @@ import java.util.Map;
  * @param running jobs holding resources now (empty when the caller does not track them)
  * @param pendingAttainedGpuS GPU-seconds of service that pending jobs already received before they were
  *                preempted; a job absent from the map has received none
+ * @param pendingNotPreemptible ids of pending jobs that no policy may stop once they start (submitted as not
+ *                preemptible, or every job where the caller does not preempt); may name jobs not in {@code pending}.
+ *                A policy that tries things out (SAC's live exploration) leaves these jobs alone, since a bad
+ *                placement of theirs cannot be undone
  */
 public record SchedulingContext(double now, List<JobRequest> pending, ClusterState cluster,
-                                List<RunningJob> running, Map<String, Double> pendingAttainedGpuS) {
+                                List<RunningJob> running, Map<String, Double> pendingAttainedGpuS,
+                                Set<String> pendingNotPreemptible) {
 
     public SchedulingContext {
         pending = List.copyOf(pending);
         running = List.copyOf(running);
         pendingAttainedGpuS = Map.copyOf(pendingAttainedGpuS);
+        pendingNotPreemptible = Set.copyOf(pendingNotPreemptible);
+    }
+
+    /** Without the pending jobs' preemptibility: every pending job counts as one a policy may stop once started. */
+    public SchedulingContext(double now, List<JobRequest> pending, ClusterState cluster, List<RunningJob> running,
+                             Map<String, Double> pendingAttainedGpuS) {
+        this(now, pending, cluster, running, pendingAttainedGpuS, Set.of());
     }
 
     /** The original three-argument form: no knowledge of running jobs or past service. */

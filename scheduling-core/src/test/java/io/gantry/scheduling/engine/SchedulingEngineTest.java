@@ -16,6 +16,7 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.Resources;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -71,6 +72,20 @@ class SchedulingEngineTest {
         assertEquals(List.of("a", "b"), seen.stream().map(r -> r.job().id()).toList());
         assertFalse(seen.get(0).preemptible(), "a was submitted as not preemptible");
         assertTrue(seen.get(1).preemptible());
+    }
+
+    @Test
+    void policiesSeeWhichPendingJobsMayNotBeStoppedOnceStarted() {
+        for (boolean preemption : new boolean[] {true, false}) {
+            Scripted p = new Scripted(ctx -> Decision.placeOnly(List.of()));
+            SchedulingEngine e = engine(p, preemption);
+            e.submit(job("a", 1), false);
+            e.submit(job("b", 1), true);
+            e.round(0);
+            assertEquals(preemption ? Set.of("a") : Set.of("a", "b"), p.seen.get(0).pendingNotPreemptible(),
+                    "submitted as not preemptible, or every job where the engine does not preempt; preemption "
+                            + preemption);
+        }
     }
 
     /** A policy that places {@code a} on n1 while nothing runs, then asks to stop {@code a}. */

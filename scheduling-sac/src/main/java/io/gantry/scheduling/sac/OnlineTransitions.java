@@ -65,6 +65,11 @@ public final class OnlineTransitions implements SacPolicy.DecisionListener {
         return SacPolicy.exploring(agent, null, this);
     }
 
+    /** As {@link #policy(SacAgent)}, but for the bounded share of decisions {@code exploration} samples. */
+    public SacPolicy policy(SacAgent agent, LiveExploration exploration) {
+        return SacPolicy.exploringLive(agent, exploration, this);
+    }
+
     @Override
     public void decided(double now, CandidateSet state, int action, double[] probabilities, TentativeCluster cluster,
                         List<JobRequest> pending) {

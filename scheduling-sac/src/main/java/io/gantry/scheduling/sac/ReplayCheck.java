@@ -10,20 +10,16 @@ import io.gantry.scheduling.trace.WorkloadShaper;
 import java.util.List;
 
 /**
- * The gate of online learning: replays the same jobs on the same nodes through a candidate agent and the agent
- * in charge (both greedy, the history duration predictor as in training), and compares average JCT. Arrivals are
- * rescaled to the offered load {@code load} first ({@link WorkloadShaper}): at a light load every order gives the
- * same JCTs and the check would say nothing. Deterministic for the same inputs.
+ * One paired replay of the online learner's gate ({@link PromotionGate}, which decides): the same jobs on the same
+ * nodes through a candidate agent and the agent in charge (both greedy, the history duration predictor as in
+ * training), and each one's average JCT. Arrivals are rescaled to the offered load {@code load} first
+ * ({@link WorkloadShaper}): at a light load every order gives the same JCTs and the check would say nothing.
+ * Deterministic for the same inputs.
  */
 public final class ReplayCheck {
 
     /** Average JCTs of the two replays, in the jobs' seconds. */
     public record Result(double candidateAvgJctS, double currentAvgJctS, int jobs, double load) {
-
-        /** "Does not lose": the candidate's average JCT is at most the current one's. */
-        public boolean candidateNotWorse() {
-            return candidateAvgJctS <= currentAvgJctS;
-        }
     }
 
     private ReplayCheck() {

@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * (first stopping the running jobs the candidate names, if it is a preemption candidate), and repeat on the
  * updated free resources until no job can start. Preemptive, as the preemptive baselines are: the engine stops the
  * named jobs, which keep their progress; a running job not flagged preemptible is never a victim. Evaluation picks the
- * most probable candidate; training samples ({@link #exploring}).
+ * most probable candidate; training samples ({@link #exploring}); the live learner's policy samples a bounded share
+ * of its decisions, never for a job that may not be stopped ({@link LiveExploration}).
  *
  * <p>If no checkpoint loads, or inference fails during a round, the policy says why once in the log,
  * reports it through {@link #fallbackReason()} and schedules with {@code kube-default} from then on:
@@ -47,15 +48,19 @@ public final class SacPolicy implements SchedulingPolicy {
     private final SacAgent agent;
     private final Features features;
     private final SplittableRandom explore;
+    /** Bounded live exploration, or null; only one of this and {@link #explore} is set. */
+    private final LiveExploration liveExploration;
     private final DecisionListener listener;
     private final SchedulingPolicy fallback = new KubeDefaultPolicy();
     private final double restartCostS = SacConfig.current().restartCostS();
     private String fallbackReason;
 
-    private SacPolicy(SacAgent agent, SplittableRandom explore, DecisionListener listener, String fallbackReason) {
+    private SacPolicy(SacAgent agent, SplittableRandom explore, LiveExploration liveExploration,
+                      DecisionListener listener, String fallbackReason) {
         this.agent = agent;
         this.features = agent == null ? null : agent.settings().features();
         this.explore = explore;
+        this.liveExploration = liveExploration;
         this.listener = listener;
         this.fallbackReason = fallbackReason;
         if (fallbackReason != null) {
@@ -65,12 +70,17 @@ public final class SacPolicy implements SchedulingPolicy {
 
     /** Greedy policy of an agent in memory. */
     public static SacPolicy greedy(SacAgent agent) {
-        return new SacPolicy(agent, null, null, null);
+        return new SacPolicy(agent, null, null, null, null);
     }
 
     /** Samples from π with {@code rng} and reports each decision (training). */
     static SacPolicy exploring(SacAgent agent, SplittableRandom rng, DecisionListener listener) {
-        return new SacPolicy(agent, rng, listener, null);
+        return new SacPolicy(agent, rng, null, listener, null);
+    }
+
+    /** Greedy but for the bounded share of decisions {@code exploration} samples; reports each decision (live). */
+    static SacPolicy exploringLive(SacAgent agent, LiveExploration exploration, DecisionListener listener) {
+        return new SacPolicy(agent, null, exploration, listener, null);
     }
 
     /** The policy {@code PolicyRegistry} hands out: the configured checkpoint ({@link SacConfig}), else the shipped one. */
@@ -87,7 +97,7 @@ public final class SacPolicy implements SchedulingPolicy {
                 return "checkpoint " + loc + " could not be loaded: " + e.getMessage();
             }
         });
-        return loaded instanceof SacAgent a ? greedy(a) : new SacPolicy(null, null, null, (String) loaded);
+        return loaded instanceof SacAgent a ? greedy(a) : new SacPolicy(null, null, null, null, (String) loaded);
     }
 
     @Override
@@ -128,7 +138,8 @@ public final class SacPolicy implements SchedulingPolicy {
                 break;
             }
             double[] p = agent.probabilities(s);
-            int a = SacAgent.choose(p, s.mask(), explore);
+            int a = liveExploration != null ? liveExploration.choose(p, s, ctx.pendingNotPreemptible())
+                    : SacAgent.choose(p, s.mask(), explore);
             if (listener != null) {
                 listener.decided(ctx.now(), s, a, p, cluster, pending.waitingJobs());
             }

@@ -29,21 +29,14 @@ class ReplayCheckTest {
     }
 
     @Test
-    void anAgentAgainstItselfTiesAndATieDoesNotLose() throws IOException {
+    void anAgentAgainstItselfTies() throws IOException {
         try (SacAgent a = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT);
              SacAgent b = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT)) {
             ReplayCheck.Result r = ReplayCheck.compare(a, b, jobs(60, 3), NODES, 1.0);
             assertEquals(60, r.jobs());
             assertTrue(r.currentAvgJctS() > 0);
             assertEquals(r.currentAvgJctS(), r.candidateAvgJctS(), "same weights, same jobs: same replay");
-            assertTrue(r.candidateNotWorse());
         }
-    }
-
-    @Test
-    void theCheckComparesAverageJct() {
-        assertTrue(new ReplayCheck.Result(99, 100, 10, 1).candidateNotWorse());
-        assertTrue(!new ReplayCheck.Result(101, 100, 10, 1).candidateNotWorse());
     }
 
     @Test

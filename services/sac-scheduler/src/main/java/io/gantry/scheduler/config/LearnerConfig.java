@@ -62,7 +62,31 @@ public interface LearnerConfig {
     @WithDefault("1.0")
     double checkLoad();
 
-    /** Seed of the replay buffer's sampling. */
+    /**
+     * Disjoint windows of consecutive jobs the check window is cut into, each replayed on its own through both
+     * versions: the pairs of the promotion gate's signed-rank test ({@code PromotionGate}). 2^-windows must be at most
+     * {@code check-alpha}; the last 400 jobs make 10 windows of 40.
+     */
+    @WithDefault("10")
+    int checkWindows();
+
+    /** Level of the gate's one-sided exact Wilcoxon signed-rank test: promote only at p ≤ this. */
+    @WithDefault("0.05")
+    double checkAlpha();
+
+    /** The gate's floor: the candidate's mean window JCT must also be this much (relative) below the current one's. */
+    @WithDefault("0.02")
+    double checkMinImprovement();
+
+    /**
+     * Share of live decisions that sample from the policy instead of taking its most probable candidate, so the
+     * learner sees other choices too; never for a job submitted as not preemptible ({@code LiveExploration}).
+     * 0 decides greedily, as the policy does when learning is off.
+     */
+    @WithDefault("0.05")
+    double exploreShare();
+
+    /** Seed of the replay buffer's sampling and, split from it, of live exploration's draws. */
     @WithDefault("1")
     long seed();
 

@@ -1,6 +1,7 @@
 package io.gantry.scheduler.service;
 
 import io.gantry.scheduler.config.LearnerConfig;
+import io.gantry.scheduling.sac.WilcoxonSignedRank;
 
 /** The learner's settings checked at start: a bad one stops the service with the key and what it must be. */
 final class LearnerConfigCheck {
@@ -26,6 +27,18 @@ final class LearnerConfigCheck {
                 + c.checkMinJobs() + "), got " + c.checkWindowJobs());
         require(c.checkLoad() > 0 && Double.isFinite(c.checkLoad()),
                 p + "check-load must be a positive number, got " + c.checkLoad());
+        require(c.checkWindows() >= 1 && c.checkWindows() <= WilcoxonSignedRank.MAX_PAIRS,
+                p + "check-windows must be in [1, " + WilcoxonSignedRank.MAX_PAIRS + "], got " + c.checkWindows());
+        require(c.checkMinJobs() >= c.checkWindows(), p + "check-min-jobs must be at least check-windows ("
+                + c.checkWindows() + "), got " + c.checkMinJobs());
+        require(c.checkAlpha() > 0 && c.checkAlpha() <= 1, p + "check-alpha must be in (0, 1], got " + c.checkAlpha());
+        require(Math.pow(2, -c.checkWindows()) <= c.checkAlpha(), p + "check-windows " + c.checkWindows()
+                + " can never reach check-alpha " + c.checkAlpha() + ": the smallest p-value of " + c.checkWindows()
+                + " windows is 2^-" + c.checkWindows());
+        require(c.checkMinImprovement() >= 0 && c.checkMinImprovement() < 1,
+                p + "check-min-improvement must be in [0, 1), got " + c.checkMinImprovement());
+        require(c.exploreShare() >= 0 && c.exploreShare() <= 1,
+                p + "explore-share must be in [0, 1], got " + c.exploreShare());
         require(c.keepVersions() >= 1, p + "keep-versions must be at least 1, got " + c.keepVersions());
         require(!c.dataDir().isBlank(), p + "data-dir must not be blank");
     }

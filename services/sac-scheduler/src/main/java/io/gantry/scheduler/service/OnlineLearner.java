@@ -13,9 +13,10 @@ import io.gantry.scheduling.framework.SchedulingPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.sac.LiveExploration;
 import io.gantry.scheduling.sac.OnlineTransitions;
+import io.gantry.scheduling.sac.PromotionGate;
 import io.gantry.scheduling.sac.ReplayBuffer;
-import io.gantry.scheduling.sac.ReplayCheck;
 import io.gantry.scheduling.sac.SacAgent;
 import io.gantry.scheduling.sac.SacCheckpoint;
 import io.gantry.scheduling.sac.SacConfig;
@@ -33,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -45,12 +47,15 @@ import org.jboss.logging.Logger;
  * Online learning of the {@code sac} policy. The policy that decides reports each decision
  * ({@link OnlineTransitions}); the consumers report each job's arrival and end. One background thread ("sac-learner",
  * DJL on one thread) turns them into transitions with the offline reward, trains its own copy of the agent, and
- * every {@code updates-per-check} gradient steps replays the last completed jobs through that candidate and
- * through the version in charge ({@link ReplayCheck}). A candidate that does not lose is saved as the next
- * version ({@link PolicyVersions}), handed to the scheduler, which swaps it in between two rounds, and announced
- * with {@code PolicyUpdated}; one that loses is counted and trained on. Nothing of this runs on the scheduler's
- * thread but the report of a decision, which only appends to a queue. Under another policy this does nothing
- * but hand out that policy.
+ * every {@code updates-per-check} gradient steps replays the last completed jobs, cut into {@code check-windows}
+ * windows, through that candidate and through the version in charge ({@link PromotionGate}). A candidate
+ * significantly better (one-sided exact signed-rank test over the windows at {@code check-alpha}) and better by at
+ * least {@code check-min-improvement} is saved as the next version ({@link PolicyVersions}), handed to the
+ * scheduler, which swaps it in between two rounds, and announced with {@code PolicyUpdated}; any other is counted
+ * as rejected and trained on. The deciding policy is greedy but for a seeded {@code explore-share} of its decisions,
+ * which sample from it, never for a job submitted as not preemptible ({@link LiveExploration}). Nothing of this runs
+ * on the scheduler's thread but the report of a decision, which only appends to a queue. Under another policy this
+ * does nothing but hand out that policy.
  *
  * <p>The check replays recent history, not a trace file: it measures the candidate on the jobs this cluster
  * actually runs, both versions see exactly the same jobs and nodes, and it needs nothing a real deployment
@@ -95,6 +100,9 @@ public class OnlineLearner {
     private int currentNumber;
     private ReplayBuffer buffer;
     private SplittableRandom rng;
+    private PromotionGate.Settings gate;
+    /** Shared by every version that decides, so the explored share holds across promotions. */
+    private LiveExploration exploration;
     private double updateDebt;
     private int updatesSinceCheck;
     private long droppedReported;
@@ -144,8 +152,7 @@ public class OnlineLearner {
             }
         }
         // Nothing loads: SacPolicy says why and schedules with kube-default; there is nothing to learn with.
-        initial = new LivePolicy(SacPolicy.fromCheckpoint(checkpoint), PolicyVersions.name(0),
-                null);
+        initial = new LivePolicy(SacPolicy.fromCheckpoint(checkpoint), PolicyVersions.name(0), null);
         LOG.error("sac: no checkpoint loads; online learning is off");
     }
 
@@ -192,7 +199,11 @@ public class OnlineLearner {
         history = new JobHistory(config.checkWindowJobs(), clock);
         buffer = new ReplayBuffer(config.replayCapacity());
         rng = new SplittableRandom(config.seed());
-        initial = new LivePolicy(transitions.policy(deciding), version, deciding);
+        gate = new PromotionGate.Settings(config.checkWindows(), config.checkAlpha(), config.checkMinImprovement());
+        // A stream of its own, so exploring changes nothing in the buffer's sampling.
+        exploration = new LiveExploration(config.exploreShare(), new SplittableRandom(config.seed()).split());
+        meters.exploration = exploration;
+        initial = new LivePolicy(transitions.policy(deciding, exploration), version, deciding);
         LOG.infof("sac: deciding with %s from %s; learning online into %s", version, start.location(),
                 versions.root());
     }
@@ -262,15 +273,8 @@ public class OnlineLearner {
             LOG.warnf("sac learner: %d observations dropped so far (inbox full)", transitions.dropped());
             droppedReported = transitions.dropped();
         }
-        if (!fresh.isEmpty()) {
-            double sum = 0;
-            for (Transition t : fresh) {
-                buffer.add(t);
-                sum += t.reward();
-            }
-            meters.transitions.increment(fresh.size());
-            meters.reward = sum / fresh.size();
-        }
+        fresh.forEach(buffer::add);
+        meters.tookIn(fresh);
         if (buffer.size() < Math.max(config.minTransitions(), config.batchSize())) {
             return;
         }
@@ -307,9 +311,9 @@ public class OnlineLearner {
         }
         updatesSinceCheck = 0;
         String currentName = PolicyVersions.name(currentNumber);
-        ReplayCheck.Result r;
+        PromotionGate.Result r;
         try {
-            r = ReplayCheck.compare(trainee, current, jobs, nodes, config.checkLoad());
+            r = PromotionGate.check(trainee, current, jobs, nodes, config.checkLoad(), gate);
         } catch (IllegalArgumentException e) {
             LOG.infof("sac learner: check postponed: %s", e.getMessage());
             return;
@@ -318,22 +322,25 @@ public class OnlineLearner {
             LOG.warnf("sac learner: candidate rejected: %s", e.getMessage());
             return;
         }
-        String figures = String.format("replay check on the last %d completed jobs at load %.2f: avg JCT %.1f s vs"
-                + " %.1f s for %s", r.jobs(), r.load(), r.candidateAvgJctS(), r.currentAvgJctS(), currentName);
-        if (!r.candidateNotWorse()) {
+        meters.checkPValue = r.pValue();
+        meters.checkImprovement = r.improvement();
+        String figures = String.format(Locale.ROOT, "replay check on the last %d completed jobs in %d windows at load"
+                        + " %.2f: mean window avg JCT %.1f s vs %.1f s for %s, %s", r.jobs(), r.windows().size(),
+                r.load(), r.candidateAvgJctS(), r.currentAvgJctS(), currentName, r.reason());
+        if (!r.promote()) {
             meters.rejections.increment();
             LOG.infof("sac learner: candidate rejected, %s", figures);
             return;
         }
         try {
-            promote(r, currentName, figures + " (not worse)");
+            promote(r, currentName, figures);
         } catch (IOException | RuntimeException e) {
             meters.rejections.increment();
             LOG.errorf(e, "sac learner: the candidate passed the check but could not be promoted");
         }
     }
 
-    private void promote(ReplayCheck.Result r, String previous, String reason) throws IOException {
+    private void promote(PromotionGate.Result r, String previous, String reason) throws IOException {
         int number = Math.max(versions.highestNumber(), currentNumber) + 1;
         String name = PolicyVersions.name(number);
         Map<String, Object> info = new LinkedHashMap<>();
@@ -356,7 +363,7 @@ public class OnlineLearner {
         }
         Scheduler s = scheduler;
         if (s != null) {
-            s.use(new LivePolicy(transitions.policy(deciding), name, deciding));
+            s.use(new LivePolicy(transitions.policy(deciding, exploration), name, deciding));
         } else {
             deciding.close();
         }
@@ -370,7 +377,8 @@ public class OnlineLearner {
         if (p != null) {
             p.policyUpdated(new PolicyUpdated(Events.newId(), GantryEvent.SCHEMA_VERSION, Instant.now(),
                     SacPolicy.NAME, name, previous, Map.of("avg_jct_s", r.candidateAvgJctS(), "baseline_avg_jct_s",
-                    r.currentAvgJctS(), "jobs", (double) r.jobs(), "load", r.load()), reason));
+                    r.currentAvgJctS(), "jobs", (double) r.jobs(), "load", r.load(), "p_value", r.pValue(),
+                    "improvement", r.improvement(), "windows", (double) r.windows().size()), reason));
         }
     }
 

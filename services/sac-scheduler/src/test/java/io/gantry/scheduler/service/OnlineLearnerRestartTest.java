@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gantry.scheduler.config.LearnerConfig;
-import io.gantry.scheduler.config.SchedulerConfig;
 import io.gantry.scheduler.persistence.PolicyVersions;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.SchedulingContext;
@@ -20,12 +19,9 @@ import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.sac.SacSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,25 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
 /** What a restart of the scheduler loads: the latest promoted version, or the configured checkpoint as sac-0. */
 class OnlineLearnerRestartTest {
 
-    /** The mapping {@code type} as the service reads it: its own defaults, but for {@code values}. */
-    private static <T> T config(Class<T> type, Map<String, String> values) {
-        // Quarkus' own Duration converter, so "1s" reads as the application reads it.
-        return new SmallRyeConfigBuilder().withMapping(type)
-                .withConverter(Duration.class, 200, new DurationConverter()).withDefaultValues(values).build()
-                .getConfigMapping(type);
-    }
-
-    /** The default policy, sac with preemption, at the cluster's own pace. */
-    private static SchedulerConfig sac() {
-        return config(SchedulerConfig.class, Map.of("gantry.scheduler.time-scale", "1"));
-    }
-
-    /** The learner's defaults, but for where it keeps its versions, how many, and the batch. */
+    /**
+     * The learner's defaults, but for where it keeps its versions, how many, and the batch; and no live exploration,
+     * since these tests tell which version loaded by comparing its round with that version's greedy one
+     * (exploration has its own test, {@code OnlineLearnerExplorationTest}).
+     */
     private static LearnerConfig learner(Path dataDir, int batchSize) {
-        return config(LearnerConfig.class, Map.of(
-                "gantry.scheduler.learner.data-dir", dataDir.toString(),
-                "gantry.scheduler.learner.keep-versions", "2",
-                "gantry.scheduler.learner.batch-size", String.valueOf(batchSize)));
+        return LearnerTestConfig.learner(Map.of("data-dir", dataDir.toString(), "keep-versions", "2",
+                "batch-size", String.valueOf(batchSize), "explore-share", "0"));
     }
 
     /** Eight pending jobs on three nodes, one of them half full: a round with real choices. */
@@ -93,7 +78,7 @@ class OnlineLearnerRestartTest {
         assertEquals(3, versions.latestPromoted().orElseThrow().number());
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        OnlineLearner restarted = new OnlineLearner(sac(), learner(dir, 64), registry);
+        OnlineLearner restarted = new OnlineLearner(LearnerTestConfig.sac(), learner(dir, 64), registry);
         try {
             assertEquals("sac-3", restarted.initialPolicy().version());
             assertEquals("sac", restarted.initialPolicy().policy().name());
@@ -125,7 +110,8 @@ class OnlineLearnerRestartTest {
             Path saved = versions.promote(1, a, Map.of(), 2).dir();
             Files.write(saved.resolve(SacCheckpoint.PARAMS), new byte[] {1, 2, 3});
         }
-        OnlineLearner restarted = new OnlineLearner(sac(), learner(dir, 64), new SimpleMeterRegistry());
+        OnlineLearner restarted = new OnlineLearner(LearnerTestConfig.sac(), learner(dir, 64),
+                new SimpleMeterRegistry());
         try (SacAgent shipped = SacCheckpoint.load(SacConfig.current().checkpoint())) {
             assertEquals("sac-0", restarted.initialPolicy().version());
             assertEquals(SacPolicy.greedy(shipped).decide(context()).placements(), decide(restarted));
@@ -138,7 +124,7 @@ class OnlineLearnerRestartTest {
     @Test
     void aBadSettingIsAnErrorNamingIt(@TempDir Path dir) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new OnlineLearner(sac(), learner(dir, 0), new SimpleMeterRegistry()));
+                () -> new OnlineLearner(LearnerTestConfig.sac(), learner(dir, 0), new SimpleMeterRegistry()));
         assertTrue(e.getMessage().contains("gantry.scheduler.learner.batch-size"), e.getMessage());
     }
 }
