@@ -110,6 +110,19 @@ public final class FlagValues {
         return out;
     }
 
+    /** A comma list of seeds (whole numbers). */
+    public static List<Long> seeds(String flag, String v) {
+        List<Long> out = new ArrayList<>();
+        for (String s : list(flag, v)) {
+            try {
+                out.add(Long.parseLong(s));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(flag + " takes whole numbers, got '" + s + "'");
+            }
+        }
+        return out;
+    }
+
     /** The trace file to read: {@code given} (from --trace-file) or the format's shipped default; it must exist. */
     public static Path traceFile(TraceFormat trace, Path given) {
         Path f = given != null ? given : trace.defaultFile();

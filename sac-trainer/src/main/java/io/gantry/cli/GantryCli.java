@@ -19,6 +19,7 @@ public final class GantryCli {
 
     static {
         // One line per command.
+        COMMANDS.put("adapt", new io.gantry.cli.adapt.AdaptCommand(System.out, System.err));
         COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand(System.out, System.err));
         COMMANDS.put("bench-frag", new io.gantry.cli.benchfrag.BenchFragCommand(System.out, System.err));
         COMMANDS.put("replay", new io.gantry.cli.replay.ReplayCommand());

@@ -21,7 +21,9 @@ public enum TraceSplit {
     ALL("all", null, null),
     TRAIN("train", LocalDate.of(2017, 9, 1), LocalDate.of(2017, 10, 1)),
     VALIDATE("validate", LocalDate.of(2017, 10, 1), LocalDate.of(2017, 10, 16)),
-    REPORT("report", LocalDate.of(2017, 10, 16), LocalDate.of(2017, 11, 1));
+    REPORT("report", LocalDate.of(2017, 10, 16), LocalDate.of(2017, 11, 1)),
+    /** Validate and report together: the month {@code gantry adapt} replays after training on September. */
+    OCTOBER("october", LocalDate.of(2017, 10, 1), LocalDate.of(2017, 11, 1));
 
     private final String cliName;
     private final LocalDate from;

@@ -136,7 +136,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 case "--nodes-file" -> nodesFile = Path.of(v);
                 case "--load" -> loads = loads(flag, v);
                 case "--policies" -> policies = policies(flag, v);
-                case "--seeds" -> seeds = seeds(flag, v);
+                case "--seeds" -> seeds = FlagValues.seeds(flag, v);
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--repeat" -> repeat = positiveInt(flag, v);
                 case "--out" -> out = Path.of(v);
@@ -256,18 +256,6 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             }
         }
         return List.copyOf(out);
-    }
-
-    private static List<Long> seeds(String flag, String v) {
-        List<Long> out = new ArrayList<>();
-        for (String s : list(flag, v)) {
-            try {
-                out.add(Long.parseLong(s));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--seeds takes whole numbers, got '" + s + "'");
-            }
-        }
-        return out;
     }
 
     /** on, off, or a comma list of them, each once, in the order given. */

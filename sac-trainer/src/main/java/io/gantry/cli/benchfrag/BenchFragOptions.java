@@ -47,7 +47,7 @@ record BenchFragOptions(Path pods, Path nodesFile, List<String> policies, List<L
                 case "--pods" -> pods = existing(flag, v);
                 case "--nodes-file" -> nodes = existing(flag, v);
                 case "--policies" -> policies = known(FlagValues.list(flag, v));
-                case "--seeds" -> seeds = seeds(flag, v);
+                case "--seeds" -> seeds = FlagValues.seeds(flag, v);
                 case "--arrive" -> ratio = FlagValues.positiveInt(flag, v) / 100.0;
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown flag " + flag);
@@ -75,17 +75,5 @@ record BenchFragOptions(Path pods, Path nodesFile, List<String> policies, List<L
             }
         }
         return names;
-    }
-
-    private static List<Long> seeds(String flag, String v) {
-        List<Long> out = new ArrayList<>();
-        for (String s : FlagValues.list(flag, v)) {
-            try {
-                out.add(Long.parseLong(s));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(flag + " takes whole numbers, got '" + s + "'");
-            }
-        }
-        return out;
     }
 }

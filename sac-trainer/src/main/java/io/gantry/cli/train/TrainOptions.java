@@ -89,9 +89,9 @@ record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int fir
                 case "--trace-file" -> traceFile = Path.of(v);
                 case "--split" -> {
                     split = TraceSplit.byCliName(v);
-                    if (split == TraceSplit.REPORT) {
-                        throw new IllegalArgumentException("--split report is the reporting split: nothing may be "
-                                + "trained or tuned on it (use train, or validate to choose settings)");
+                    if (split == TraceSplit.REPORT || split == TraceSplit.OCTOBER) {
+                        throw new IllegalArgumentException("--split " + v + " holds the reporting split: nothing may"
+                                + " be trained or tuned on it (use train, or validate to choose settings)");
                     }
                 }
                 case "--first-jobs" -> firstJobs = positiveInt(flag, v);

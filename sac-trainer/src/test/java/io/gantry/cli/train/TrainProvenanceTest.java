@@ -75,7 +75,7 @@ class TrainProvenanceTest {
     void theReportingSplitIsNeverTrainedOn() throws Exception {
         Run run = train(work.resolve("report"), "--split", "report");
         assertEquals(2, run.code);
-        assertTrue(run.err.contains("--split report is the reporting split"), run.err);
+        assertTrue(run.err.contains("--split report holds the reporting split"), run.err);
     }
 
     private record Run(int code, String err) {

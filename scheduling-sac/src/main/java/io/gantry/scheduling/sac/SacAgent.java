@@ -21,11 +21,14 @@ import ai.djl.training.ParameterStore;
 import ai.djl.training.initializer.XavierInitializer;
 import ai.djl.training.optimizer.Adam;
 import ai.djl.training.tracker.Tracker;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -339,6 +342,17 @@ public final class SacAgent implements AutoCloseable {
         } catch (MalformedModelException | RuntimeException | IOException e) {
             a.close();
             throw e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** An agent of its own with the same networks and α (not the optimiser's state): a version frozen here. */
+    public SacAgent copy() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            writeParameters(bytes);
+            return readParameters(settings, new ByteArrayInputStream(bytes.toByteArray()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("copying an agent in memory failed", e);
         }
     }
 
