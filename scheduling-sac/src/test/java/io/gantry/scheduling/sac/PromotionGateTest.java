@@ -138,13 +138,7 @@ class PromotionGateTest {
     private static final List<NodeSpec> NODES = NodeShape.ALIBABA_G2.nodes(2);
 
     private static List<JobRequest> jobs(int n, long seed) {
-        SplittableRandom rng = new SplittableRandom(seed);
-        List<JobRequest> out = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            out.add(new JobRequest("j" + i, "u" + rng.nextInt(3), 1 + rng.nextInt(2),
-                    Resources.ofGpus(1 + rng.nextInt(4), 4, 16), i * 30.0, 0, Double.NaN, 60 + rng.nextInt(3000)));
-        }
-        return out;
+        return ReplayCheckTest.jobs(n, seed);
     }
 
     @Test

@@ -18,7 +18,8 @@ class ReplayCheckTest {
 
     private static final List<NodeSpec> NODES = NodeShape.ALIBABA_G2.nodes(2);
 
-    private static List<JobRequest> jobs(int n, long seed) {
+    /** Jobs with true durations, 30 s apart: the check sets of this test and PromotionGateTest. */
+    static List<JobRequest> jobs(int n, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         List<JobRequest> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
