@@ -21,6 +21,7 @@ import io.gantry.scheduling.trace.WorkloadShaper;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -68,15 +69,17 @@ public final class AdaptCommand implements GantryCli.Command {
 
     private int adapt(AdaptOptions opts) throws IOException {
         Trace trace = opts.split().apply(TraceFormat.PHILLY.loader().load(opts.traceFile(), NodeShape.ALIBABA_G2));
+        List<JobRequest> month = trace.jobs().stream().sorted(Comparator.comparingDouble(JobRequest::submitTime))
+                .limit(opts.jobs() > 0 ? opts.jobs() : Long.MAX_VALUE).toList();
         List<NodeSpec> nodes = NodeShape.ALIBABA_G2.nodes(opts.nodes());
         err.printf(Locale.ROOT, "adapt: %d jobs of %s (split %s: %s), %d nodes, rho %.2f, seeds %s%n",
-                trace.jobs().size(), opts.traceFile(), opts.split().cliName(), opts.split().dates(), opts.nodes(),
+                month.size(), opts.traceFile(), opts.split().cliName(), opts.split().dates(), opts.nodes(),
                 opts.load(), opts.seeds());
         ProgressBar bar = new ProgressBar(err, opts.seeds().size() * Mode.values().length);
         List<SeedRun> runs = new ArrayList<>();
         int index = 0;
         for (long seed : opts.seeds()) {
-            WorkloadShaper.Shaped shaped = WorkloadShaper.shape(trace.jobs(), nodes, opts.load(), 0, seed);
+            WorkloadShaper.Shaped shaped = WorkloadShaper.shape(month, nodes, opts.load(), 0, seed);
             List<SimulationResult> results = new ArrayList<>();
             ReplayPromotion promotion = null;
             int onlineUpdates = 0;

@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Set;
 
 /** The flags of {@code gantry adapt}, validated; a mistake is an {@link IllegalArgumentException} naming the flag. */
-record AdaptOptions(Path traceFile, TraceSplit split, int nodes, double load, List<Long> seeds, String checkpoint,
+record AdaptOptions(Path traceFile, TraceSplit split, int jobs, int nodes, double load, List<Long> seeds, String checkpoint,
                     double updatesPerTransition, int checkEvery, int checkJobs, PromotionGate.Settings gate,
                     int rollingJobs, Path out) {
 
     static final String USAGE = """
-            usage: gantry adapt [--trace-file PATH] [--split october] [--nodes 13] [--load 1.0] [--seeds 1]
+            usage: gantry adapt [--trace-file PATH] [--split october] [--jobs N] [--nodes 13] [--load 1.0] [--seeds 1]
                                 [--checkpoint DIR] [--updates 0.25] [--check-every 200] [--check-jobs 400]
                                 [--check-windows 10] [--check-alpha 0.05] [--check-min-improvement 0.02]
                                 [--rolling-jobs 500] [--out DIR]
@@ -28,6 +28,7 @@ record AdaptOptions(Path traceFile, TraceSplit split, int nodes, double load, Li
               learner's promotion gate passes a newer copy on the last completed jobs)
               --trace-file  the Philly trace (default the shipped philly-sep-oct.csv)
               --split       october (default: Oct 1-31), validate or report (bench/README.md, SAC)
+              --jobs        keep only the split's first N jobs by submit time (default all): a quick look
               --nodes       identical Alibaba-shaped nodes of 8 GPUs (default 13)
               --load        target offered load rho the arrivals are rescaled to (default 1.0)
               --seeds       comma list (default 1): the learners' sampling and the simulator's draws
@@ -45,6 +46,7 @@ record AdaptOptions(Path traceFile, TraceSplit split, int nodes, double load, Li
     static AdaptOptions parse(String[] args) {
         Path traceFile = null;
         TraceSplit split = TraceSplit.OCTOBER;
+        int jobs = 0;
         int nodes = 13;
         double load = 1.0;
         List<Long> seeds = List.of(1L);
@@ -64,6 +66,7 @@ record AdaptOptions(Path traceFile, TraceSplit split, int nodes, double load, Li
             switch (flag) {
                 case "--trace-file" -> traceFile = Path.of(v);
                 case "--split" -> split = dated(TraceSplit.byCliName(v));
+                case "--jobs" -> jobs = FlagValues.positiveInt(flag, v);
                 case "--nodes" -> nodes = FlagValues.positiveInt(flag, v);
                 case "--load" -> load = FlagValues.positive(flag, v);
                 case "--seeds" -> seeds = FlagValues.seeds(flag, v);
@@ -93,7 +96,7 @@ record AdaptOptions(Path traceFile, TraceSplit split, int nodes, double load, Li
             out = Path.of("bench", "results", "adapt-"
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
-        return new AdaptOptions(FlagValues.traceFile(TraceFormat.PHILLY, traceFile), split, nodes, load, seeds,
+        return new AdaptOptions(FlagValues.traceFile(TraceFormat.PHILLY, traceFile), split, jobs, nodes, load, seeds,
                 checkpoint, updates, checkEvery, checkJobs, gate, rolling, out);
     }
 
