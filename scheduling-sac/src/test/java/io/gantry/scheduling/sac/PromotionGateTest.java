@@ -169,7 +169,7 @@ class PromotionGateTest {
     }
 
     /** An agent without the prior: a plain, randomly initialised actor, which decides unlike the shipped one. */
-    private static SacAgent withoutPrior(long seed) {
+    static SacAgent withoutPrior(long seed) {
         SacSettings d = SacSettings.DEFAULT;
         return SacAgent.create(new SacSettings(d.windowJobs(), d.nodesPerJob(), d.hidden(), d.gamma(), d.tau(),
                 d.learningRate(), d.alphaLearningRate(), d.initialAlpha(), d.targetEntropyRatio(), d.batchSize(),

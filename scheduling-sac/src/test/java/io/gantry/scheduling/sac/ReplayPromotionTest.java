@@ -53,17 +53,9 @@ class ReplayPromotionTest {
         }
     }
 
-    /** An agent without the prior, which decides unlike the shipped one (as in PromotionGateTest). */
-    private static SacAgent withoutPrior(long seed) {
-        SacSettings d = SacSettings.DEFAULT;
-        return SacAgent.create(new SacSettings(d.windowJobs(), d.nodesPerJob(), d.hidden(), d.gamma(), d.tau(),
-                d.learningRate(), d.alphaLearningRate(), d.initialAlpha(), d.targetEntropyRatio(), d.batchSize(),
-                d.replayCapacity(), d.rewardScaleJobSeconds(), d.balanceWeight(), d.fairnessWeight(), 0, 1), seed);
-    }
-
     @Test
     void aPromotedVersionDecidesAsACopyAndIsReplayedAgainstItsPredecessorOnTheNextCheckSet() throws IOException {
-        try (SacAgent shipped = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT); SacAgent trainee = withoutPrior(6)) {
+        try (SacAgent shipped = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT); SacAgent trainee = PromotionGateTest.withoutPrior(6)) {
             // PromotionGateTest saw the plain actor pass the gate against the shipped one on some of these sets.
             for (long seed = 8; seed <= 10; seed++) {
                 try (ReplayPromotion p = new ReplayPromotion(shipped, NODES, 1.0, GATE, 240, 240)) {
