@@ -142,7 +142,12 @@ final class AdaptReport {
                 x[i] = jobs.get(i).submitTime() / 86_400;
                 y[i] = window / Math.min(i + 1, opts.rollingJobs()) / 3600;
             }
-            chart.add(new LineChart.Series(m.label, x, y));
+            // Without a promotion the gated run is the frozen one, drawn over it: the legend says so.
+            String label = m.label;
+            if (m == Mode.GATED) {
+                label = s.promotions() == 0 ? "gated = frozen" : "gated, " + s.promotions() + " prom.";
+            }
+            chart.add(new LineChart.Series(label, x, y));
         }
         return chart;
     }
