@@ -13,11 +13,13 @@ import io.gantry.tuner.mapping.Tuning;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Re-tunes real training jobs while they run (issue 21's live path): each re-tune is a {@code JobTuned} update, the
@@ -60,6 +62,16 @@ public class LiveRetunes {
             return size() > REMEMBERED_JOBS;
         }
     };
+    /**
+     * Jobs that ended, newest last. A re-tune request is remembered ({@link #tuned}) only after Kafka took it, and the
+     * job's end can be read in between: without this, that late {@code tuned} would bring the ended job back.
+     */
+    private final Set<String> ended = Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > REMEMBERED_JOBS;
+        }
+    });
 
     public LiveRetunes(JobTuner tuner) {
         this.realTuner = tuner.realTuner();
@@ -68,7 +80,7 @@ public class LiveRetunes {
 
     /** Remembers a training job's tuning (a newer revision replaces an older one); {@code options} null: unknown. */
     public synchronized void tuned(JobTuned t, TuningOptions options) {
-        if (t.training() == null) {
+        if (t.training() == null || ended.contains(t.jobId())) {
             return;
         }
         Live known = jobs.get(t.jobId());
@@ -82,6 +94,7 @@ public class LiveRetunes {
     /** The job ended: it is re-tuned no more. */
     public synchronized void ended(String jobId) {
         jobs.remove(jobId);
+        ended.add(jobId);
     }
 
     /**

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class RunnerHistoryTest {
 
     private static final TrainingTarget TO_90 = new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9);
-    private static final TrainingSpec SPEC = new TrainingSpec(new ModelGraph(List.of(
+    static final TrainingSpec SPEC = new TrainingSpec(new ModelGraph(List.of(
             new ModelGraph.Layer("in", "Input", Map.of()), new ModelGraph.Layer("fc1", "Linear", Map.of("units", 8)),
             new ModelGraph.Layer("out", "Output", Map.of())),
             List.of(new ModelGraph.Edge("in", "fc1"), new ModelGraph.Edge("fc1", "out"))), "iris", "adam", 0.01, 16, 50,
