@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Set;
 
 /** The flags of {@code gantry adapt}, validated; a mistake is an {@link IllegalArgumentException} naming the flag. */
-record AdaptOptions(Path traceFile, TraceSplit split, int jobs, int nodes, double load, List<Long> seeds, String checkpoint,
-                    double updatesPerTransition, int checkEvery, int checkJobs, PromotionGate.Settings gate,
-                    int rollingJobs, Path out) {
+record AdaptOptions(Path traceFile, TraceSplit split, int jobs, int nodes, double load, List<Long> seeds,
+                    String checkpoint, double updatesPerTransition, int checkEvery, int checkJobs,
+                    PromotionGate.Settings gate, int rollingJobs, Path out) {
 
     static final String USAGE = """
             usage: gantry adapt [--trace-file PATH] [--split october] [--jobs N] [--nodes 13] [--load 1.0] [--seeds 1]

@@ -55,7 +55,8 @@ class ReplayPromotionTest {
 
     @Test
     void aPromotedVersionDecidesAsACopyAndIsReplayedAgainstItsPredecessorOnTheNextCheckSet() throws IOException {
-        try (SacAgent shipped = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT); SacAgent trainee = PromotionGateTest.withoutPrior(6)) {
+        try (SacAgent shipped = SacCheckpoint.load(SacPolicy.DEFAULT_CHECKPOINT);
+             SacAgent trainee = PromotionGateTest.withoutPrior(6)) {
             // PromotionGateTest saw the plain actor pass the gate against the shipped one on some of these sets.
             for (long seed = 8; seed <= 10; seed++) {
                 try (ReplayPromotion p = new ReplayPromotion(shipped, NODES, 1.0, GATE, 240, 240)) {

@@ -56,22 +56,22 @@ public class LiveRetunes {
 
     private final RealTrainingTuner realTuner;
     private final RunnerHistory history;
-    private final Map<String, Live> jobs = new LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Live> eldest) {
-            return size() > REMEMBERED_JOBS;
-        }
-    };
+    private final Map<String, Live> jobs = newestJobs();
     /**
      * Jobs that ended, newest last. A re-tune request is remembered ({@link #tuned}) only after Kafka took it, and the
      * job's end can be read in between: without this, that late {@code tuned} would bring the ended job back.
      */
-    private final Set<String> ended = Collections.newSetFromMap(new LinkedHashMap<>(1024, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > REMEMBERED_JOBS;
-        }
-    });
+    private final Set<String> ended = Collections.newSetFromMap(newestJobs());
+
+    /** A map that keeps the {@value #REMEMBERED_JOBS} jobs put in last, so memory stays bounded. */
+    private static <V> Map<String, V> newestJobs() {
+        return new LinkedHashMap<>(1024, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > REMEMBERED_JOBS;
+            }
+        };
+    }
 
     public LiveRetunes(JobTuner tuner) {
         this.realTuner = tuner.realTuner();
