@@ -22,6 +22,7 @@ public final class GantryCli {
         COMMANDS.put("adapt", new io.gantry.cli.adapt.AdaptCommand(System.out, System.err));
         COMMANDS.put("bench", new io.gantry.cli.bench.BenchCommand(System.out, System.err));
         COMMANDS.put("bench-frag", new io.gantry.cli.benchfrag.BenchFragCommand(System.out, System.err));
+        COMMANDS.put("predictors", new io.gantry.cli.predict.PredictorsCommand(System.out, System.err));
         COMMANDS.put("replay", new io.gantry.cli.replay.ReplayCommand());
         COMMANDS.put("train", new io.gantry.cli.train.TrainCommand(System.out, System.err));
     }

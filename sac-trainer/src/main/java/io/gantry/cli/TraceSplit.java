@@ -63,12 +63,9 @@ public enum TraceSplit {
         if (this == ALL) {
             return trace;
         }
-        if (Double.isNaN(trace.originEpochS())) {
-            throw new IllegalArgumentException("--split " + cliName + " selects jobs by date; the " + trace.format()
-                    + " trace has no calendar dates (use --trace philly)");
-        }
-        double lo = from.atStartOfDay(ZoneOffset.UTC).toEpochSecond() - trace.originEpochS();
-        double hi = until.atStartOfDay(ZoneOffset.UTC).toEpochSecond() - trace.originEpochS();
+        double[] range = range(trace);
+        double lo = range[0];
+        double hi = range[1];
         List<JobRequest> kept = new ArrayList<>();
         double first = Double.POSITIVE_INFINITY;
         for (JobRequest j : trace.jobs()) {
@@ -83,5 +80,21 @@ public enum TraceSplit {
         }
         return new Trace(trace.format(), trace.file(), TraceTimes.fromZero(kept), trace.badRows(), trace.notes(),
                 trace.originEpochS() + first);
+    }
+
+    /**
+     * The split's submit times on {@code trace}'s own clock, {lo, hi} (lo inclusive), for a caller that keeps the jobs
+     * before it (a predictor's history); the whole trace is {−∞, +∞}.
+     */
+    public double[] range(Trace trace) {
+        if (this == ALL) {
+            return new double[] {Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY};
+        }
+        if (Double.isNaN(trace.originEpochS())) {
+            throw new IllegalArgumentException("--split " + cliName + " selects jobs by date; the " + trace.format()
+                    + " trace has no calendar dates (use --trace philly)");
+        }
+        return new double[] {from.atStartOfDay(ZoneOffset.UTC).toEpochSecond() - trace.originEpochS(),
+                until.atStartOfDay(ZoneOffset.UTC).toEpochSecond() - trace.originEpochS()};
     }
 }

@@ -6,7 +6,7 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.policy.SrptOraclePolicy;
-import io.gantry.scheduling.predict.HistoryDurationPredictor;
+import io.gantry.scheduling.predict.PredictorKind;
 import io.gantry.scheduling.sim.JobOutcome;
 import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.fairness.StarvationReservation;
@@ -116,9 +116,11 @@ public final class BenchCommand extends PrintingCommand {
                         if (!runs(policy, mode, opts)) {
                             continue;
                         }
-                        for (boolean idle : idleSettings(policy, mode, opts)) {
+                        for (Variant variant : variants(policy, mode, opts)) {
+                            boolean idle = variant.idle();
+                            PredictorKind predictor = variant.predictor();
                             final int index = runIndex;
-                            String name = runName(policy, mode, idle, opts);
+                            String name = runName(predicted(policy, predictor), mode, idle, opts);
                             String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", name, loadLabel(load, shaped.offeredLoad()), seed);
                             SchedulingPolicy scheduling = PolicyRegistry.create(policy);
                             if (!Double.isNaN(opts.fairReserveS())) {
@@ -127,7 +129,7 @@ public final class BenchCommand extends PrintingCommand {
                             boolean ownSizing = scheduling instanceof ElasticPolicy;
                             AdaptiveRetuner retuner = mode == TunerMode.ADAPTIVE && !ownSizing
                                     ? polluxTuning.retuner(jobs, opts.nodeShape(), idle) : null;
-                            Simulator sim = new Simulator(nodes, scheduling, new HistoryDurationPredictor(),
+                            Simulator sim = new Simulator(nodes, scheduling, predictor.create(),
                                     opts.fairShare(), mode.tunes() ? sizing : null).withPreemptionCost(opts.preemptionCostS())
                                     .withAdaptiveJobs(retuner);
                             SimulationResult result = sim.run(jobs, (done, total) -> bar.update(index, label, done, total));
@@ -137,7 +139,8 @@ public final class BenchCommand extends PrintingCommand {
                             List<TunedJob> ran = retuner == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(),
                                     t.retryAs(), t.oomAfterS(), t.targetMetric(), retuner.finalMetric(t.job().id()))).toList();
                             rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
-                                    policy, shaped.jobs().size(), shaped.unfit().size(), trace.badRows().size(),
+                                    predicted(policy, predictor), shaped.jobs().size(), shaped.unfit().size(),
+                                    trace.badRows().size(),
                                     RunMetrics.of(result, clusterGpus), result.wallS(),
                                     TunerMetrics.of(ownSizing ? OWN_SIZING : tunerLabel(mode, idle), result, ran, capacity,
                                             (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
@@ -161,7 +164,7 @@ public final class BenchCommand extends PrintingCommand {
         int runs = 0;
         for (TunerMode mode : opts.tuners()) {
             for (String policy : opts.policies()) {
-                runs += runs(policy, mode, opts) ? idleSettings(policy, mode, opts).size() : 0;
+                runs += runs(policy, mode, opts) ? variants(policy, mode, opts).size() : 0;
             }
         }
         return runs;
@@ -191,6 +194,32 @@ public final class BenchCommand extends PrintingCommand {
     private static List<Boolean> idleSettings(String policy, TunerMode mode, BenchOptions opts) {
         return mode == TunerMode.ADAPTIVE && !policy.equals(PolluxPolicy.NAME) ? opts.idleScaling()
                 : List.of(mode == TunerMode.ADAPTIVE && opts.idleScaling().get(0));
+    }
+
+    /**
+     * The policy as rows name it: with {@code @predictor} unless the predictor is the default history one, and an
+     * oracle's mark when the predictor knows true durations.
+     */
+    static String predicted(String policy, PredictorKind predictor) {
+        if (predictor == PredictorKind.HISTORY) {
+            return policy;
+        }
+        return policy + "@" + predictor.cliName() + (predictor.oracle() ? "*" : "");
+    }
+
+    /** One replay of a policy under a tuner mode: with or without idle scaling, and with which duration predictor. */
+    private record Variant(boolean idle, PredictorKind predictor) {
+    }
+
+    /** Every idle-scaling setting of {@code policy} in {@code mode} with every predictor, predictors innermost. */
+    private static List<Variant> variants(String policy, TunerMode mode, BenchOptions opts) {
+        List<Variant> out = new ArrayList<>();
+        for (boolean idle : idleSettings(policy, mode, opts)) {
+            for (PredictorKind predictor : opts.predictors()) {
+                out.add(new Variant(idle, predictor));
+            }
+        }
+        return out;
     }
 
     /** The tuner mode as summaries name it: {@code adaptive+idle} for adaptive jobs with idle scaling. */
@@ -287,7 +316,8 @@ public final class BenchCommand extends PrintingCommand {
         }
         for (List<BenchRow> g : groups.values()) {
             BenchRow f = g.get(0);
-            String policy = f.policy().equals(SrptOraclePolicy.NAME) ? f.policy() + "*"
+            boolean oracle = f.policy().equals(SrptOraclePolicy.NAME) || f.policy().startsWith(SrptOraclePolicy.NAME + "@");
+            String policy = oracle && !f.policy().endsWith("*") ? f.policy() + "*"
                     : f.policy().equals(PolluxPolicy.NAME) ? f.policy() + PEER_MARK : f.policy();
             out.printf(Locale.ROOT, "%-8s %-6s %-12s %-8s %5d %11.0f %11.0f %11.0f %9.2f %7.3f %7.3f %6.3f %7.2f %10.1f %11.0f %7.3f %8.2f %7.2f%n",
                     f.trace(), loadLabel(f.targetLoad(), f.offeredLoad()).replace("(recorded)", "r"), policy, f.tuner().mode(),

@@ -11,6 +11,7 @@ import io.gantry.scheduling.fairness.FairShareTracker;
 import io.gantry.scheduling.gpushare.OpenbGpuFiles;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
+import io.gantry.scheduling.predict.PredictorKind;
 import io.gantry.scheduling.sac.SacConfig;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
@@ -28,7 +29,7 @@ import java.util.Set;
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
                     List<TunerMode> tuners, double tunerScaling, List<Boolean> idleScaling, UsageModel usage, double preemptionCostS, Path nodesFile,
-                    TraceSplit split) {
+                    TraceSplit split, List<PredictorKind> predictors) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--split NAME] [--nodes 13] [--nodes-file F]
@@ -37,6 +38,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
                                 [--tuner off,once,adaptive] [--tuner-scaling E] [--tuner-idle-scaling off|on|off,on]
                                 [--usage-model request|lognormal:CPU,MEM,SIGMA] [--preemption-cost S]
+                                [--predictor history,learned,oracle-durations]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --split       Philly's named splits: train (September 2017), validate (2017-10-01 to 10-15),
@@ -84,6 +86,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             bench/README.md, Tuner)
               --preemption-cost  seconds of run time a preempted job needs again each time it resumes
                             (reloading a checkpoint; Pollux charges 30); default 0: preemption is free
+              --predictor   comma list of duration predictors, each run on the same jobs (default history):
+                            history = the mean run time of the user's last 10 jobs of the same shape
+                            (Helios); learned = an online regression of the log run time on the user's,
+                            shape's and everyone's recent history, gang size and submission bursts, fitted
+                            as jobs finish; oracle-durations = the true run time (not deployable; rows
+                            marked *). A row's policy reads policy@predictor unless the predictor is history
               --policy-setting  sac.checkpoint=DIR, sac.restart-cost-s=S or sac.replay-learning=U (repeatable):
                             the sac policy's checkpoint, the restart cost it weighs (env GANTRY_SAC_CHECKPOINT,
                             GANTRY_SAC_RESTART_COST_S otherwise), and U > 0 gradient steps per transition it
@@ -124,6 +132,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         double preemptionCostS;
         Path nodesFile;
         TraceSplit split = TraceSplit.ALL;
+        List<PredictorKind> predictors = List.of(PredictorKind.HISTORY);
 
         /** What is replayed: trace, cluster, loads, policies, seeds, window and where results go. */
         boolean workloadFlag(String flag, String v) {
@@ -184,6 +193,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 case "--tuner-idle-scaling" -> idleScaling = onOffList(flag, v);
                 case "--usage-model" -> usage = UsageModel.parse(v);
                 case "--preemption-cost" -> preemptionCostS = nonNegativeSeconds(flag, v);
+                case "--predictor" -> predictors = predictors(flag, v);
                 case "--policy-setting" -> {
                     int eq = v.indexOf('=');
                     if (eq <= 0 || !v.startsWith("sac.")) {
@@ -219,7 +229,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
                     fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, idleScaling, usage, preemptionCostS,
-                    nodesFile, split);
+                    nodesFile, split, predictors);
         }
     }
 
@@ -245,12 +255,22 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         return out;
     }
 
+    /** Predictors in the order given, each once. */
+    private static List<PredictorKind> predictors(String flag, String v) {
+        return distinct(flag, v, PredictorKind::byCliName);
+    }
+
     /** Modes in the order given, each once; {@code on} is {@code once}. */
     static List<TunerMode> tunerModes(String flag, String v) {
-        java.util.LinkedHashSet<TunerMode> out = new java.util.LinkedHashSet<>();
+        return distinct(flag, v, TunerMode::parse);
+    }
+
+    /** A comma list read by {@code parse}, in the order given, each value once; a bad value's reason names the flag. */
+    private static <T> List<T> distinct(String flag, String v, java.util.function.Function<String, T> parse) {
+        java.util.LinkedHashSet<T> out = new java.util.LinkedHashSet<>();
         for (String s : list(flag, v)) {
             try {
-                out.add(TunerMode.parse(s));
+                out.add(parse.apply(s));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(flag + ": " + e.getMessage());
             }

@@ -52,6 +52,33 @@ class BenchCommandTest {
         assertRefused("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'", "--preemption-cost", "-30");
     }
 
+    /**
+     * --predictor races duration predictors on the same jobs: a row per predictor, named policy@predictor (the oracle
+     * marked), history unmarked; a policy that reads predictions (qssf) changes with them, one that does not
+     * (tiresias) gives the same JCT under every predictor.
+     */
+    @Test
+    void predictorsAreAListAndEachIsARow(@TempDir Path tmp) throws Exception {
+        assertRefused("--predictor: unknown predictor 'psychic'; known: history, learned, oracle-durations",
+                "--predictor", "psychic");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "philly", "--load", "1.2", "--jobs", "800", "--policies", "qssf,tiresias",
+                "--predictor", "history,learned,oracle-durations", "--out", tmp.toString()), err.toString());
+        List<String> rows = Files.readAllLines(tmp.resolve("summary.csv"));
+        int policy = List.of(SummaryWriter.COLUMNS).indexOf("policy");
+        int jct = List.of(SummaryWriter.COLUMNS).indexOf("avg_jct_s");
+        java.util.Map<String, Double> byPolicy = new java.util.LinkedHashMap<>();
+        for (String row : rows.subList(1, rows.size())) {
+            String[] v = row.split(",");
+            byPolicy.put(v[policy], Double.parseDouble(v[jct]));
+        }
+        assertEquals(List.of("qssf", "qssf@learned", "qssf@oracle-durations*", "tiresias", "tiresias@learned",
+                "tiresias@oracle-durations*"), List.copyOf(byPolicy.keySet()));
+        assertTrue(!byPolicy.get("qssf").equals(byPolicy.get("qssf@oracle-durations*")), byPolicy.toString());
+        assertEquals(byPolicy.get("tiresias"), byPolicy.get("tiresias@learned"));
+        assertEquals(byPolicy.get("tiresias"), byPolicy.get("tiresias@oracle-durations*"));
+    }
+
     /** --nodes-file: the cluster is the listed nodes; a bad file stops the run with the file and why. */
     @Test
     void aNodeListIsTheClusterAndABadOneIsRefused(@TempDir Path tmp) throws Exception {
