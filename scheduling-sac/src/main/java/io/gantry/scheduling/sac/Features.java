@@ -23,8 +23,8 @@ import java.util.Set;
  * the actor's logit is that prior plus a bounded learned correction ({@link SacAgent}). The prior is
  * −{@code priorWeight} × ln(1 + urgency ÷ 60 GPU-s) − (mean free fraction the node keeps after placement), with
  * urgency from {@link #priorUrgencyGpuS}: the job's predicted <em>remaining</em> GPU service (shortest
- * remaining predicted service first), and, once a job has outlived its prediction, its attained GPU service in
- * bands of powers of ten (discretised 2D least-attained-service, as Tiresias; {@link #outlivedBand}). The node term prefers the fullest node (MostAllocated).
+ * remaining predicted service first), and, once a job has outlived its prediction, its attained GPU service
+ * (2D least-attained-service, as Tiresias). The node term prefers the fullest node (MostAllocated).
  *
  * <p><b>Which jobs.</b> At most {@code windowJobs} pending jobs that can start now: the most urgent by the prior,
  * walking the queue from the most urgent until the window is full, plus the {@value #LONGEST_WAITING}
@@ -68,8 +68,6 @@ public final class Features {
     static final int LONGEST_WAITING = 2;
     static final int MAX_PREEMPTION_TRIALS = 16;
     static final double AGE_WEIGHT = 0.1;
-    /** Base of the bands of attained service that outlived jobs are ranked in ({@link #outlivedBand}). */
-    static final double OUTLIVED_BAND = 10;
 
     private static final double LN_1E6 = Math.log(1e6);
     private static final double LN_1E7 = Math.log(1e7);
@@ -95,7 +93,7 @@ public final class Features {
 
     /**
      * The prior's urgency of a job (GPU-seconds, lower runs first): predicted remaining GPU service while the job
-     * is within its prediction, its attained GPU service in bands once it has outlived it. Uses the prediction made at
+     * is within its prediction, its attained GPU service once it has outlived it. Uses the prediction made at
      * submission, never the true duration.
      */
     public static double priorUrgencyGpuS(JobRequest job, double attainedGpuS) {
@@ -104,22 +102,7 @@ public final class Features {
             return UNKNOWN_URGENCY_GPU_S + attainedGpuS;
         }
         double remaining = predicted * Math.max(1.0, job.gpus()) - attainedGpuS;
-        return remaining > 0 ? remaining : outlivedBand(attainedGpuS);
-    }
-
-    /**
-     * The urgency of a job that outlived its prediction: its attained GPU service rounded down to a power of
-     * {@value #OUTLIVED_BAND}, as Tiresias discretises 2D-LAS into queues (NSDI'19, §4.1). With the raw attained
-     * service, two outlived jobs took turns: the one running gained service until a waiting one had less and preempted
-     * it, and so on (9.9 restarts per job on Philly's validation split at ρ 1.0); within a band they keep arrival order
-     * (the age term of {@link #jobPrior}) and a job is preempted only by one a band below it (0.6 restarts per job,
-     * and 3.7 % lower average JCT there; bases 2, 4 and 10 were tried on validation: bench/README.md, issue 20).
-     */
-    static double outlivedBand(double attainedGpuS) {
-        if (!(attainedGpuS > 0)) {
-            return 0;
-        }
-        return Math.pow(OUTLIVED_BAND, Math.floor(Math.log10(attainedGpuS) / Math.log10(OUTLIVED_BAND)));
+        return remaining > 0 ? remaining : attainedGpuS;
     }
 
     /**

@@ -51,8 +51,7 @@ public final class SacCheckpoint {
         meta.addProperty("actor", "logit = prior + " + agent.settings().residualBound() + " x tanh(MLP); prior = -"
                 + agent.settings().priorWeight() + " x ln(1 + urgency / 60 GPU-s) + " + Features.AGE_WEIGHT
                 + " x ln(1 + waited / 60 s) - node free fraction after placement; urgency = predicted remaining GPU"
-                + " service, or attained GPU service rounded down to a power of " + Features.OUTLIVED_BAND
-                + " once the job outlived its prediction; preemption of strictly less"
+                + " service, or attained GPU service once the job outlived its prediction; preemption of strictly less"
                 + " urgent running jobs; never the true duration");
         meta.add("info", GSON.toJsonTree(info));
         meta.addProperty("params_sha256", sha256(bytes));
