@@ -13,6 +13,7 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.predict.PredictorKind;
 import io.gantry.scheduling.sac.SacConfig;
+import io.gantry.scheduling.sac.SacPolicy;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.TraceFormat;
 import io.gantry.scheduling.tuning.TrainingTuner;
@@ -220,6 +221,12 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
             if (tuners.contains(TunerMode.ADAPTIVE) && trace != TraceFormat.POLLUX) {
                 throw new IllegalArgumentException("--tuner adaptive needs --trace pollux: only Pollux's jobs have the "
                         + "profiles a re-tune predicts with");
+            }
+            if (policies.contains(SacPolicy.NAME)) {
+                // The live scheduler falls back to kube-default to keep scheduling; a benchmark row named sac must not.
+                SacPolicy.fromConfiguredCheckpoint().fallbackReason().ifPresent(reason -> {
+                    throw new IllegalArgumentException("sac: " + reason + " (--policy-setting sac.checkpoint=DIR)");
+                });
             }
             Path file = FlagValues.traceFile(trace, traceFile);
             if (nodesFile != null) {

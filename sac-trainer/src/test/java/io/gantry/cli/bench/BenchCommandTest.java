@@ -50,6 +50,12 @@ class BenchCommandTest {
                 "--fair", "on", "--fair-half-life", "0");
         assertRefused("need --fair on", "--fair-weight", "50");
         assertRefused("--preemption-cost takes a finite number of seconds ≥ 0, got '-30'", "--preemption-cost", "-30");
+        try {
+            assertRefused("sac: checkpoint /nonexistent/checkpoint could not be loaded", "--policies", "sac",
+                    "--policy-setting", "sac.checkpoint=/nonexistent/checkpoint");
+        } finally {
+            io.gantry.scheduling.sac.SacConfig.use(io.gantry.scheduling.sac.SacConfig.DEFAULT);
+        }
     }
 
     /**
