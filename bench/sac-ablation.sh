@@ -9,7 +9,8 @@
 #     TRAINED_DIRS  three checkpoints, comma-separated, for seeds 1,2,3 (./gantry train --split train --seed S)
 #     NAME=DIRS     another trained variant, three checkpoints likewise (a separate row)
 #   env: JOBS (window size, default 5000), ONLINE_UPDATES (gradient steps per transition in the online row,
-#        default 0.25, as offline training), OUT (default bench/results/sac-ablation-<timestamp>)
+#        default 0.25, as offline training), OUT (default bench/results/sac-ablation-<timestamp>),
+#        SPLIT (default report; validate to choose between variants before the one run on report)
 #
 # Prints the table and writes OUT/ablation.csv and OUT/ablation.json (bench/sac_ablation_table.py); every replay's
 # own summary.json stays under OUT/<row>/. Needs the CLI jar (./mvnw -B -q -DskipTests package -pl sac-trainer -am).
@@ -24,12 +25,13 @@ ONLINE="${ONLINE_UPDATES:-0.25}"
 OUT="${OUT:-$ROOT/bench/results/sac-ablation-$(date -u +%Y%m%d-%H%M%S)}"
 [ -f "$JAR" ] || { echo "missing $JAR: ./mvnw -B -q -DskipTests package -pl sac-trainer -am" >&2; exit 2; }
 mkdir -p "$OUT"
-COMMON=(--trace philly --split report --load 0.8,1.0,1.2 --jobs "$JOBS")
+SPLIT="${SPLIT:-report}"
+COMMON=(--trace philly --split "$SPLIT" --load 0.8,1.0,1.2 --jobs "$JOBS")
 
 bench() { # bench OUT_SUBDIR FLAGS...
   local dir="$OUT/$1"; shift
   echo "$(date -u +%H:%M:%S) $dir (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  nice -n 10 java -Dgantry.shared.dir="$SHARED" -jar "$JAR" bench "${COMMON[@]}" "$@" --out "$dir" \
+  nice -n 10 java -Dgantry.shared.dir="$SHARED" -Dai.djl.pytorch.num_threads=1 -Dai.djl.pytorch.num_interop_threads=1 -jar "$JAR" bench "${COMMON[@]}" "$@" --out "$dir" \
       > "$dir.txt" 2> "$dir.err" || { tail -20 "$dir.err" >&2; exit 1; }
 }
 
@@ -51,4 +53,4 @@ for variant in "$@"; do
   per_seed "${variant%%=*}" "${variant#*=}"
 done
 echo "replays took $(( $(date +%s) - START )) s; load average now $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-python3 "$ROOT/bench/sac_ablation_table.py" "$OUT"
+python3 "$ROOT/bench/sac_ablation_table.py" "$OUT" "$SPLIT"

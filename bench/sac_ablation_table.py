@@ -24,7 +24,7 @@ def runs(out):
             yield name, r["load"], r["seed"], r["avg_jct_s"], r["wall_s"]
 
 
-def main(out):
+def main(out, split):
     groups = {}
     walls = 0.0
     for name, load, seed, jct, wall in runs(out):
@@ -55,7 +55,7 @@ def main(out):
                          for k, w in (("vs_prior-only", 7), ("vs_tiresias", 9), ("vs_srpt-oracle", 7)))
         print(f"{r['load']:>4.1f}  {r['row']:<16} {r['seeds']:>5} {r['mean_avg_jct_s']:>14,.0f} {r['sd_avg_jct_s']:>7,.0f}"
               f" {r['min_avg_jct_s']:>7,.0f}-{r['max_avg_jct_s']:<7,.0f}{ratios}")
-    print(f"(avg JCT over the reporting split's windows, mean over seeds; sd = sample standard deviation; "
+    print(f"(avg JCT over the {split} split's windows, mean over seeds; sd = sample standard deviation; "
           f"* oracle, not deployable; replay wall time {walls:.0f} s)")
     with open(out / "ablation.csv", "w", newline="") as f:
         w = csv.writer(f)
@@ -70,6 +70,6 @@ def main(out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: sac_ablation_table.py OUT_DIR (written by bench/sac-ablation.sh)")
-    main(pathlib.Path(sys.argv[1]))
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: sac_ablation_table.py OUT [SPLIT]   (SPLIT: the split replayed, default report)")
+    main(pathlib.Path(sys.argv[1]), sys.argv[2] if len(sys.argv) == 3 else "report")
