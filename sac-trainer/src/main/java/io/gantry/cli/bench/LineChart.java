@@ -37,6 +37,7 @@ public final class LineChart {
     private final String yLabel;
     private final boolean logX;
     private final List<Series> series = new ArrayList<>();
+    private boolean fitY;
 
     public LineChart(String title, String xLabel, String yLabel, boolean logX) {
         this.title = title;
@@ -47,6 +48,15 @@ public final class LineChart {
 
     public void add(Series s) {
         series.add(s);
+    }
+
+    /**
+     * Fits the y axis to the data (5 % margin) instead of starting it at 0: for a curve whose changes are small
+     * against its level (validation JCT per episode), which a zero-based axis draws as a flat line.
+     */
+    public LineChart fitY() {
+        fitY = true;
+        return this;
     }
 
     public void write(Path file) throws IOException {
@@ -74,7 +84,13 @@ public final class LineChart {
         if (!(maxX > minX)) {
             maxX = minX + 1;
         }
-        minY = Math.min(0, minY);
+        if (fitY) {
+            double margin = maxY > minY ? (maxY - minY) * 0.05 : Math.max(1, Math.abs(maxY) * 0.01);
+            minY -= margin;
+            maxY += margin;
+        } else {
+            minY = Math.min(0, minY);
+        }
         if (!(maxY > minY)) {
             maxY = minY + 1;
         }
@@ -97,7 +113,7 @@ public final class LineChart {
             g.setColor(new Color(0xdddddd));
             g.drawLine(LEFT, py, LEFT + pw, py);
             g.setColor(Color.BLACK);
-            g.drawString(fmt(fy), 10, py + 4);
+            g.drawString(fitY ? tick(fy, maxY - minY) : fmt(fy), 10, py + 4);
         }
         g.drawString(xLabel + (logX ? " (log scale)" : ""), LEFT + pw / 2 - 60, H - 15);
         g.drawString(yLabel, 10, TOP - 10);
@@ -129,6 +145,12 @@ public final class LineChart {
 
     private double tx(double x) {
         return logX ? (x > 0 ? Math.log10(x) : Double.NaN) : x;
+    }
+
+    /** A tick of a fitted axis: as many decimals as its span needs, so neighbouring ticks never read the same. */
+    private static String tick(double v, double span) {
+        int decimals = (int) Math.max(0, Math.min(4, Math.ceil(-Math.log10(span / 5)) + 1));
+        return String.format(java.util.Locale.ROOT, "%." + decimals + "f", v);
     }
 
     private static String fmt(double v) {

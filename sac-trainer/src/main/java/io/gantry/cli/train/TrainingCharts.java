@@ -32,12 +32,12 @@ final class TrainingCharts {
         chart(dir, "losses", "mean losses per episode", "loss", logs, losses);
         if (!validated.isEmpty()) {
             LineChart c = new LineChart("validation split: greedy avg JCT after each episode", "episode",
-                    "avg JCT, mean over loads (s)", false);
+                    "avg JCT, mean over loads (s)", false).fitY();
             c.add(new LineChart.Series("validation", validated.stream().mapToDouble(p -> p[0]).toArray(),
                     validated.stream().mapToDouble(p -> p[1]).toArray()));
             double start = validated.get(0)[1];
             double last = validated.get(validated.size() - 1)[0];
-            c.add(new LineChart.Series("before training (episode 0)", new double[] {0, last}, new double[] {start, start}));
+            c.add(new LineChart.Series("before training", new double[] {0, last}, new double[] {start, start}));
             c.write(dir.resolve("learning-curves-validation.png"));
         }
     }

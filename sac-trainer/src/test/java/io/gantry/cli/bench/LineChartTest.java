@@ -39,4 +39,36 @@ class LineChartTest {
         assertTrue(dashed > 0 && dashed < solid - 4,
                 "the eleventh series has the first one's colour but with gaps: " + dashed + " of " + solid + " pixels");
     }
+
+    /**
+     * A fitted y axis spreads a curve whose changes are small against its level over the plot's height: the same
+     * 0.2 % wiggle drawn from zero stays within a few pixel rows.
+     */
+    @Test
+    void aFittedAxisShowsSmallChangesThatAZeroBasedOneFlattens(@TempDir Path dir) throws Exception {
+        double[] x = {0, 1, 2, 3};
+        double[] y = {1704.8, 1707.6, 1705.0, 1705.2};
+        LineChart zero = new LineChart("v", "episode", "s", false);
+        zero.add(new LineChart.Series("validation", x, y));
+        LineChart fitted = new LineChart("v", "episode", "s", false).fitY();
+        fitted.add(new LineChart.Series("validation", x, y));
+        zero.write(dir.resolve("zero.png"));
+        fitted.write(dir.resolve("fitted.png"));
+        assertTrue(rowsWithColour(ImageIO.read(dir.resolve("zero.png").toFile()), 0x1f77b4) < 10);
+        assertTrue(rowsWithColour(ImageIO.read(dir.resolve("fitted.png").toFile()), 0x1f77b4) > 300);
+    }
+
+    /** Pixel rows of the plot area (left of the legend) holding the colour. */
+    private static int rowsWithColour(BufferedImage img, int rgb) {
+        int rows = 0;
+        for (int y = 50; y < 560 - 60; y++) {
+            for (int x = 80; x < 900 - 200; x++) {
+                if ((img.getRGB(x, y) & 0xffffff) == rgb) {
+                    rows++;
+                    break;
+                }
+            }
+        }
+        return rows;
+    }
 }
