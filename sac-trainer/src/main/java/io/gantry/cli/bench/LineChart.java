@@ -66,34 +66,11 @@ public final class LineChart {
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
         g.fillRect(0, 0, W, H);
-        double minX = Double.POSITIVE_INFINITY;
-        double maxX = Double.NEGATIVE_INFINITY;
-        double minY = Double.POSITIVE_INFINITY;
-        double maxY = Double.NEGATIVE_INFINITY;
-        for (Series s : series) {
-            for (int i = 0; i < s.x.length; i++) {
-                double x = tx(s.x[i]);
-                if (Double.isFinite(x)) {
-                    minX = Math.min(minX, x);
-                    maxX = Math.max(maxX, x);
-                }
-                minY = Math.min(minY, s.y[i]);
-                maxY = Math.max(maxY, s.y[i]);
-            }
-        }
-        if (!(maxX > minX)) {
-            maxX = minX + 1;
-        }
-        if (fitY) {
-            double margin = maxY > minY ? (maxY - minY) * 0.05 : Math.max(1, Math.abs(maxY) * 0.01);
-            minY -= margin;
-            maxY += margin;
-        } else {
-            minY = Math.min(0, minY);
-        }
-        if (!(maxY > minY)) {
-            maxY = minY + 1;
-        }
+        double[] range = ranges();
+        double minX = range[0];
+        double maxX = range[1];
+        double minY = range[2];
+        double maxY = range[3];
         int pw = W - LEFT - RIGHT;
         int ph = H - TOP - BOTTOM;
         g.setColor(Color.BLACK);
@@ -141,6 +118,39 @@ public final class LineChart {
         }
         g.dispose();
         ImageIO.write(img, "png", file.toFile());
+    }
+
+    /** {minX, maxX, minY, maxY} of the plot: x as transformed, y from 0 unless {@link #fitY}, never empty. */
+    private double[] ranges() {
+        double minX = Double.POSITIVE_INFINITY;
+        double maxX = Double.NEGATIVE_INFINITY;
+        double minY = Double.POSITIVE_INFINITY;
+        double maxY = Double.NEGATIVE_INFINITY;
+        for (Series s : series) {
+            for (int i = 0; i < s.x.length; i++) {
+                double x = tx(s.x[i]);
+                if (Double.isFinite(x)) {
+                    minX = Math.min(minX, x);
+                    maxX = Math.max(maxX, x);
+                }
+                minY = Math.min(minY, s.y[i]);
+                maxY = Math.max(maxY, s.y[i]);
+            }
+        }
+        if (!(maxX > minX)) {
+            maxX = minX + 1;
+        }
+        if (fitY) {
+            double margin = maxY > minY ? (maxY - minY) * 0.05 : Math.max(1, Math.abs(maxY) * 0.01);
+            minY -= margin;
+            maxY += margin;
+        } else {
+            minY = Math.min(0, minY);
+        }
+        if (!(maxY > minY)) {
+            maxY = minY + 1;
+        }
+        return new double[] {minX, maxX, minY, maxY};
     }
 
     private double tx(double x) {
