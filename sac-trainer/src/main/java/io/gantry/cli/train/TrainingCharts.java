@@ -28,7 +28,7 @@ final class TrainingCharts {
         chart(dir, "entropy-alpha", "entropy and temperature", "value", logs, ea);
         Map<String, ToDoubleFunction<SacTraining.EpisodeLog>> losses = new LinkedHashMap<>();
         losses.put("critic loss", SacTraining.EpisodeLog::criticLoss);
-        losses.put("actor loss (training objective)", SacTraining.EpisodeLog::actorLoss);
+        losses.put("actor loss (objective)", SacTraining.EpisodeLog::actorLoss);
         chart(dir, "losses", "mean losses per episode", "loss", logs, losses);
         if (!validated.isEmpty()) {
             LineChart c = new LineChart("validation split: greedy avg JCT after each episode", "episode",
