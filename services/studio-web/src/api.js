@@ -84,7 +84,8 @@ let onUnauthorized = () => {};
 
 /**
  * What the page does when the API answers 401 (no token, or one refused): say so instead of failing silently. The
- * handler gets the error and the token the call was made with ('' for none).
+ * handler gets the error and the token the call was made with ('' for none); only answers to calls made as the
+ * tab's current identity reach it.
  */
 export function whenUnauthorized(handler) {
   onUnauthorized = handler;
@@ -92,13 +93,18 @@ export function whenUnauthorized(handler) {
 
 async function call(method, path, body, accept = 'application/json') {
   const token = currentToken();
-  const headers = { Accept: accept, ...identityHeaders(token, currentUser()) };
+  const user = currentUser();
+  const headers = { Accept: accept, ...identityHeaders(token, user) };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const isJson = (res.headers.get('Content-Type') || '').includes('json');
   const parsed = isJson && text ? JSON.parse(text) : text;
-  if (res.status === 401) onUnauthorized(new ApiError(401, isJson ? parsed : { reason: text || res.statusText }), token);
+  // A 401 for an identity the tab has since left (a list poll sent before a sign-in, answered after it) says
+  // nothing about the current one; reported, it wrote "Not signed in" over a refused token's reason.
+  if (res.status === 401 && token === currentToken() && user === currentUser()) {
+    onUnauthorized(new ApiError(401, isJson ? parsed : { reason: text || res.statusText }), token);
+  }
   if (!res.ok) throw new ApiError(res.status, isJson ? parsed : { reason: text || res.statusText });
   return parsed;
 }

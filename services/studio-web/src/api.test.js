@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { identityHeaders, looksLikeToken, tokenRefusal, tokenUser } from './api.js';
+import {
+  api, identityHeaders, looksLikeToken, setCurrentUser, setToken, signOut, tokenRefusal, tokenUser, whenUnauthorized,
+} from './api.js';
 
 // A token's parts as ./gantry token writes them: base64url header, claims, signature (not checked by the page).
 const part = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -32,4 +34,37 @@ test('a refused token is explained: unreadable, expired (with when), or not this
   assert.match(tokenRefusal(token({ upn: 'alice' }), now), /not signed with this Gantry's key/);
   assert.match(tokenRefusal('a.b.c', now), /not a token/);
   assert.equal(tokenUser('a.b.c'), '', 'an unreadable token names no one (the page shows no user for it)');
+});
+
+/** Web storage as the page has it, for the calls' identity (Node has neither). */
+function storage() {
+  const m = new Map();
+  return { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)), removeItem: (k) => m.delete(k) };
+}
+
+test('a 401 answering a call made as an identity the tab has left is not reported; one for the current one is', async () => {
+  globalThis.localStorage = storage();
+  globalThis.sessionStorage = storage();
+  const answers = [];
+  globalThis.fetch = () => new Promise((resolve) => answers.push(resolve));
+  const unauthorized = new Response('{"reason":"is required"}', { status: 401, headers: { 'Content-Type': 'application/json' } });
+  const reported = [];
+  whenUnauthorized((err, token) => reported.push(token));
+  try {
+    setCurrentUser('bob');
+    const stale = api.runs().catch(() => {}); // sent as the typed name, answered after a token sign-in
+    setToken(`x.${Buffer.from(JSON.stringify({ upn: 'alice' })).toString('base64url')}.y`);
+    answers[0](unauthorized.clone());
+    await stale;
+    assert.deepEqual(reported, [], 'the late answer to the old identity says nothing about the new one');
+
+    const current = api.runs().catch(() => {});
+    answers[1](unauthorized.clone());
+    await current;
+    assert.equal(reported.length, 1);
+    assert.ok(reported[0].startsWith('x.'), 'reported with the token the call was made with');
+  } finally {
+    signOut();
+    whenUnauthorized(() => {});
+  }
 });
