@@ -38,21 +38,14 @@ public final class PredictionAccuracy {
      * and scoring those submitted at or after {@code scoreFrom}.
      */
     public static Result measure(List<JobRequest> jobs, DurationPredictor predictor, double scoreFrom, long seed) {
-        List<JobRequest> bySubmit = new ArrayList<>(jobs);
-        bySubmit.sort(Comparator.comparingDouble(JobRequest::submitTime));
-        record End(double at, JobRequest job) {
-        }
-        PriorityQueue<End> ends = new PriorityQueue<>(Comparator.comparingDouble(End::at));
+        List<JobRequest> bySubmit = bySubmit(jobs);
+        double[] predicted = predictions(bySubmit, predictor);
         List<double[]> scored = new ArrayList<>();
         int unknown = 0;
         double absLog = 0;
-        for (JobRequest j : bySubmit) {
-            while (!ends.isEmpty() && ends.peek().at() <= j.submitTime()) {
-                JobRequest done = ends.poll().job();
-                predictor.observe(done, done.trueDurationS());
-            }
-            double p = predictor.predict(j);
-            ends.add(new End(j.submitTime() + j.trueDurationS(), j));
+        for (int i = 0; i < bySubmit.size(); i++) {
+            JobRequest j = bySubmit.get(i);
+            double p = predicted[i];
             if (j.submitTime() < scoreFrom) {
                 continue;
             }
@@ -65,6 +58,34 @@ public final class PredictionAccuracy {
         }
         return new Result(scored.size(), unknown, scored.isEmpty() ? Double.NaN : absLog / scored.size(),
                 pairOrder(scored, seed));
+    }
+
+    /**
+     * The prediction of each of {@code bySubmit} (in submit order) at its submission, each job's run time reported to
+     * {@code predictor} when it would end if it started at once.
+     */
+    public static double[] predictions(List<JobRequest> bySubmit, DurationPredictor predictor) {
+        record End(double at, JobRequest job) {
+        }
+        PriorityQueue<End> ends = new PriorityQueue<>(Comparator.comparingDouble(End::at));
+        double[] out = new double[bySubmit.size()];
+        for (int i = 0; i < bySubmit.size(); i++) {
+            JobRequest j = bySubmit.get(i);
+            while (!ends.isEmpty() && ends.peek().at() <= j.submitTime()) {
+                JobRequest done = ends.poll().job();
+                predictor.observe(done, done.trueDurationS());
+            }
+            out[i] = predictor.predict(j);
+            ends.add(new End(j.submitTime() + j.trueDurationS(), j));
+        }
+        return out;
+    }
+
+    /** A copy of {@code jobs} in submit order. */
+    public static List<JobRequest> bySubmit(List<JobRequest> jobs) {
+        List<JobRequest> sorted = new ArrayList<>(jobs);
+        sorted.sort(Comparator.comparingDouble(JobRequest::submitTime));
+        return sorted;
     }
 
     private static double pairOrder(List<double[]> scored, long seed) {

@@ -8,10 +8,7 @@ import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.SharedTraces;
 import io.gantry.scheduling.trace.TraceFormat;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.PriorityQueue;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,27 +21,14 @@ class LearnedDurationPredictorTest {
 
     @BeforeAll
     static void load() throws IOException {
-        philly = new ArrayList<>(TraceFormat.PHILLY.loader()
+        philly = PredictionAccuracy.bySubmit(TraceFormat.PHILLY.loader()
                 .load(SharedTraces.tracesDir().resolve("philly-pollux/philly-sep-oct.csv"), NodeShape.ALIBABA_G2).jobs());
-        philly.sort(Comparator.comparingDouble(JobRequest::submitTime));
         october = philly.get(5657).submitTime(); // the first of the 5,657 September jobs is at index 0
     }
 
     /** Predictions of jobs in submit order, each job's run time reported when it would end (submit + run time). */
     private static List<Double> predictions(DurationPredictor p, List<JobRequest> jobs) {
-        record End(double at, JobRequest job) {
-        }
-        PriorityQueue<End> ends = new PriorityQueue<>(Comparator.comparingDouble(End::at));
-        List<Double> out = new ArrayList<>();
-        for (JobRequest j : jobs) {
-            while (!ends.isEmpty() && ends.peek().at() <= j.submitTime()) {
-                JobRequest done = ends.poll().job();
-                p.observe(done, done.trueDurationS());
-            }
-            out.add(p.predict(j));
-            ends.add(new End(j.submitTime() + j.trueDurationS(), j));
-        }
-        return out;
+        return java.util.Arrays.stream(PredictionAccuracy.predictions(jobs, p)).boxed().toList();
     }
 
     /** Until it has learned from {@value LearnedDurationPredictor#WARM_UP} jobs it answers as the history predictor. */
