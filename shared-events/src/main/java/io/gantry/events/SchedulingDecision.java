@@ -11,6 +11,8 @@ import java.util.List;
  * <p>{@code attempt} counts the job's starts: 1 for its first, one more after each preemption, so "bind a job
  * once" means once per attempt. {@code preempts} lists running jobs to stop before binding (their resources make
  * room for this one; each goes back to the queue and is announced {@link JobPreempted}); empty for most decisions.
+ * It may name an earlier attempt of the decided job itself: a re-size, the job re-tuned while it ran to ask for other
+ * room (GPUs per task, tasks), whose next attempt stops its running one (which is then not queued again).
  * For an attempt after the first, {@code durationS} is what is left of the job's run. Both fields are optional
  * on the wire: absent means attempt 1 and no preemption, as before they existed.
  *
@@ -81,8 +83,11 @@ public record SchedulingDecision(
                 continue;
             }
             p.check(v, "preempts[" + i + "]");
-            if (p.jobId() != null && p.jobId().equals(jobId)) {
-                v.add("preempts[" + i + "].jobId", "a job cannot preempt itself");
+            if (p.jobId() != null && p.jobId().equals(jobId) && attempt != null && p.attempt() >= attempt) {
+                // Stopping an earlier attempt of its own is a re-size (a re-tune that asks for other room); the
+                // attempt being started, or a later one, cannot be stopped to make room for itself.
+                v.add("preempts[" + i + "].attempt", "a job can stop only an earlier attempt of its own (a re-size), "
+                        + "not attempt " + p.attempt() + " to start attempt " + attempt);
             }
         }
         checkGpuDevices(v);

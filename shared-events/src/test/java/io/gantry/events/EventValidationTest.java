@@ -147,7 +147,17 @@ class EventValidationTest {
         preempts.addObject().put("jobId", n.get("jobId").asText()).put("attempt", 1);
         preempts.addObject().put("jobId", "other").put("attempt", 0);
         var fields = rejects(n.toString()).violations().stream().map(Violation::field).toList();
-        assertEquals(java.util.List.of("attempt", "preempts[0].jobId", "preempts[1].attempt"), fields);
+        assertEquals(java.util.List.of("attempt", "preempts[0].attempt", "preempts[1].attempt"), fields);
+
+        // A job may stop an earlier attempt of its own (a re-size), never the one it starts or a later one.
+        ObjectNode resize = sampleJson(SchedulingDecision.class);
+        resize.put("attempt", 2);
+        resize.putArray("preempts").addObject().put("jobId", resize.get("jobId").asText()).put("attempt", 1);
+        assertEquals(2, EventCodec.decode(resize.toString(), SchedulingDecision.class).attempt());
+        ((ObjectNode) resize.get("preempts").get(0)).put("attempt", 2);
+        Violation self = rejects(resize.toString()).violations().get(0);
+        assertEquals("preempts[0].attempt", self.field());
+        assertTrue(self.reason().contains("only an earlier attempt of its own"), self.reason());
         ObjectNode p = sampleJson(JobPreempted.class);
         p.put("ranS", -3.0);
         assertEquals("ranS", rejects(p.toString()).violations().get(0).field());

@@ -55,10 +55,12 @@ public class JobSubmissionResource {
     }
 
     /**
-     * {@code POST /jobs/{id}/retune} {@code {"batchSize": 64, "reason": "..."}}: re-tunes a real training job while it
-     * runs (role {@code admin}). 202 {@code {jobId, revision, eventId, topic, batchSize, learningRate}} once its
-     * {@code JobTuned} update is on {@code gantry.jobs.tuned}; 400, 404, 409 and 503 as {@code {field, reason}}
-     * ({@link LiveRetunes#requested}).
+     * {@code POST /jobs/{id}/retune} {@code {"batchSize": 64, "gpus": 2, "reason": "..."}} (either of batch size and
+     * GPUs per task, or both): re-tunes a real training job while it runs, without resubmitting it and so without
+     * losing its progress (role {@code admin}: it changes a running job another user owns, and a GPU change takes
+     * cluster capacity). 202 {@link Retuned} once its {@code JobTuned} update is on {@code gantry.jobs.tuned}, not
+     * before: an answer must not promise an update Kafka never took. 400, 404, 409 and 503 as {@code {field, reason}}
+     * ({@link RetuneRequest}, {@link LiveRetunes#requested}).
      */
     @POST
     @Path("/{id}/retune")
@@ -67,7 +69,7 @@ public class JobSubmissionResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response retune(@PathParam("id") String jobId, String body) {
         RetuneRequest request = RetuneRequest.read(body);
-        JobTuned update = retunes.requested(jobId, request.batchSize(), request.reason());
+        JobTuned update = retunes.requested(jobId, request.batchSize(), request.gpus(), request.reason());
         try {
             tuned.publish(update).toCompletableFuture().get(PUBLISH_TIMEOUT_S, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -79,10 +81,18 @@ public class JobSubmissionResource {
         }
         retunes.tuned(update, null);
         return Response.accepted(new Retuned(jobId, update.revision(), update.eventId(), Topics.JOBS_TUNED,
-                update.training().batchSize(), update.training().learningRate())).build();
+                update.training().batchSize(), update.training().learningRate(),
+                update.perTask().gpuMilli() / 1000.0)).build();
     }
 
-    /** The answer to an accepted re-tune. */
-    public record Retuned(String jobId, int revision, String eventId, String topic, int batchSize, double learningRate) {
+    /**
+     * The answer to an accepted re-tune: the update's revision and event, and the job as it now stands (whether or not
+     * each value changed), so the caller need not read the topic to see the result.
+     *
+     * @param gpus GPUs per task of the update ({@code perTask.gpuMilli} ÷ 1000), a number rather than a whole count
+     *             because a job submitted with a fraction of a GPU keeps it when only its batch is re-tuned
+     */
+    public record Retuned(String jobId, int revision, String eventId, String topic, int batchSize, double learningRate,
+                          double gpus) {
     }
 }

@@ -128,6 +128,11 @@ public class JobTuner {
         return history;
     }
 
+    /** The largest node's shape, which no task may exceed. */
+    public RequestLimits limits() {
+        return limits;
+    }
+
     /** The models the tuner can tune for (Pollux application names). */
     public java.util.Set<String> models() {
         return tuner.models().keySet();

@@ -30,6 +30,10 @@ public final class RequestLimits {
         this.nodeMemoryMib = nodeMemoryGib * 1024L;
     }
 
+    public long nodeGpuMilli() {
+        return nodeGpuMilli;
+    }
+
     public long nodeCpuMilli() {
         return nodeCpuMilli;
     }

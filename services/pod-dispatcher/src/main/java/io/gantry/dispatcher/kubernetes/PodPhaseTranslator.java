@@ -67,7 +67,9 @@ final class PodPhaseTranslator {
         String disruption = disruptionOf(deleted);
         if (job.stoppedFor != null || disruption != null && !GantryPods.isForeignJobId(job.jobId)) {
             // Back to the queue: its next start gets new pods (bind makes them for that attempt).
-            String why = job.stoppedFor != null ? "preempted to make room for job " + job.stoppedFor
+            String why = job.jobId.equals(job.stoppedFor) ? "re-sized: stopped by its own next attempt, which asks for "
+                    + "other room (a re-tune while it ran)"
+                    : job.stoppedFor != null ? "preempted to make room for job " + job.stoppedFor
                     : "evicted: pod " + key(deleted) + " was deleted by Kubernetes (" + disruption + ")";
             double ranS = job.startedAt == null ? 0 : Math.max(0, Duration.between(job.startedAt, now).toMillis() / 1000.0);
             end(job, new JobPreempted(Events.newId(), GantryEvent.SCHEMA_VERSION, now, job.jobId, job.user,

@@ -6,6 +6,7 @@ import io.gantry.events.EventCodec;
 import io.gantry.events.InvalidEventException;
 import io.gantry.events.JobTuned;
 import io.gantry.events.KafkaClientAuth;
+import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.events.TrainingSpec;
@@ -35,7 +36,9 @@ import org.jboss.logging.Logger;
  *
  * <p>A job's spec is that of its newest revision: a {@code JobTuned} update (a re-tune while it runs, revision above
  * 0) replaces it, and one at or below the revision already read (a redelivery, a stale update) changes nothing. Each
- * applied update is also handed to the {@link #onRetune listener} (the cluster restarts the job's runner with it).
+ * applied update that keeps the job's room is also handed to the {@link #onRetune listener} (the cluster restarts the
+ * job's runner with it in place); one that asks for other room (GPUs per task, tasks) is not: the scheduler re-sizes
+ * the job, stopping the stint by its next attempt's decision, and that attempt starts with the newest spec.
  */
 @ApplicationScoped
 public class TunedSpecReader implements TrainingSpecSource {
@@ -46,8 +49,16 @@ public class TunedSpecReader implements TrainingSpecSource {
     private final String bootstrap;
     private final KafkaClientAuth kafkaAuth;
     private final Duration specWait;
-    /** A job's newest spec and its revision. */
-    private record Revision(TrainingSpec spec, int revision) {
+    /** A job's newest spec and its revision, with the room that revision asks for. */
+    private record Revision(TrainingSpec spec, int revision, int tasks, ResourceAmounts perTask) {
+
+        Revision(JobTuned t) {
+            this(t.training(), t.revision(), t.tasks(), t.perTask());
+        }
+
+        boolean sameRoom(Revision other) {
+            return tasks == other.tasks && perTask.equals(other.perTask);
+        }
     }
 
     private final Map<String, Revision> specs = new LinkedHashMap<>(256, 0.75f, false) {
@@ -195,15 +206,19 @@ public class TunedSpecReader implements TrainingSpecSource {
         if (tuned.training() == null) {
             return;
         }
+        boolean inPlace;
         synchronized (this) {
             Revision known = specs.get(tuned.jobId());
             if (known != null && tuned.revision() <= known.revision()) {
                 return; // read before, or older than what was read: stale
             }
-            specs.put(tuned.jobId(), new Revision(tuned.training(), tuned.revision()));
+            Revision next = new Revision(tuned);
+            specs.put(tuned.jobId(), next);
             notifyAll();
+            // A new room is the scheduler's re-size: its next attempt starts with this spec; no restart in place.
+            inPlace = tuned.retune() && (known == null || known.sameRoom(next));
         }
-        if (tuned.retune()) {
+        if (inPlace) {
             retuned.accept(tuned.jobId(), tuned.training());
         }
     }

@@ -168,9 +168,7 @@ public class SimulatedCluster implements ClusterBackend {
      */
     @Override
     public void preempt(Preemption victim, SchedulingDecision forDecision, JobEvents events) {
-        String reason = "preempted to make room for job " + forDecision.jobId() + " (decision of "
-                + forDecision.policy() + " " + forDecision.policyVersion() + ")";
-        JobPreempted preempted = stopStint(victim, reason);
+        JobPreempted preempted = stopStint(victim, StintEvents.stopReason(victim, forDecision));
         if (preempted != null) {
             events.report(preempted, null);
         }

@@ -34,6 +34,14 @@ final class StintEvents {
                 d.nodes(), d.perTask(), reason, oomKilled);
     }
 
+    /** Why {@code victim} stops: room for another job, or its own re-size (its next attempt asks for other room). */
+    static String stopReason(Preemption victim, SchedulingDecision forDecision) {
+        return (victim.jobId().equals(forDecision.jobId())
+                ? "re-sized: stopped by its own attempt " + forDecision.attempt() + ", which asks for other room"
+                : "preempted to make room for job " + forDecision.jobId()) + " (decision of " + forDecision.policy()
+                + " " + forDecision.policyVersion() + ")";
+    }
+
     /** The stint was stopped after {@code ranS} simulated seconds. */
     static JobPreempted preempted(RunningJob job, String reason, double ranS) {
         SchedulingDecision d = job.decision();

@@ -268,10 +268,7 @@ class KubernetesClusterTest {
         create(node("node-1", 16, 64, 2));
         KubernetesCluster cluster = start(emptyHistory());
         Dispatcher dispatcher = dispatcher(cluster);
-        TrainingSpec queued = new TrainingSpec(new ModelGraph(List.of(
-                new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
-                new ModelGraph.Layer("out", "Output", Map.of("units", 3))), List.of(new ModelGraph.Edge("in", "out"))),
-                "iris", "adam", 0.01, 16, 40, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
+        TrainingSpec queued = IRIS;
         cluster.useTunedSpecs(d -> queued);
         expectBinding(JOBS_NS, "train-2-0");
         dispatcher.dispatch(decision("train-2", List.of("node-1"), new ResourceAmounts(0, 1000, 1024)), null);
@@ -305,6 +302,48 @@ class KubernetesClusterTest {
         assertEquals(2, events.size(), "one start, one end: the old pod's deletion ended nothing " + events);
         cluster.retune("train-2", retuned.with(128, 0.03, 40));
         assertEquals(null, client.pods().inNamespace(JOBS_NS).withName("train-2-0-r2").get(), "an ended job is left alone");
+    }
+
+    /**
+     * A re-size (issue 21, live grow): the scheduler places a re-tuned training job's next attempt with its new GPU
+     * request, and that decision stops the job's own running stint first. The old pod goes, the stop is announced as
+     * a re-size, and the new attempt's pod asks for the new GPUs on the same checkpoint claim, so it resumes there.
+     */
+    @Test
+    void aReSizedTrainingJobIsStoppedByItsOwnNextAttemptWhosePodAsksForTheNewGpus() {
+        create(node("node-1", 16, 64, 4));
+        KubernetesCluster cluster = start(emptyHistory());
+        Dispatcher dispatcher = dispatcher(cluster);
+        TrainingSpec spec = IRIS;
+        cluster.useTunedSpecs(d -> spec);
+        ResourceAmounts oneGpu = new ResourceAmounts(1000, 1000, 1024);
+        ResourceAmounts twoGpus = new ResourceAmounts(2000, 1000, 1024);
+        expectBinding(JOBS_NS, "grow-0");
+        dispatcher.dispatch(decision("grow", List.of("node-1"), oneGpu), null);
+        applyBinding(awaitBinding(JOBS_NS, "grow-0"));
+        setPhase(JOBS_NS, "grow-0", this::running);
+        assertInstanceOf(JobStarted.class, awaitLifecycle("grow", 1).get(0));
+
+        expectBinding(JOBS_NS, "grow-0-a2");
+        dispatcher.dispatch(new SchedulingDecision(Events.newId(), 1, Instant.now(), "grow", "alice",
+                List.of("node-1"), twoGpus, null, Instant.parse("2026-01-02T03:04:05Z"), "sac", "sac-0", 2,
+                List.of(new io.gantry.events.Preemption("grow", 1))), null);
+        assertEquals(null, client.pods().inNamespace(JOBS_NS).withName("grow-0").get(), "the old pod is gone first");
+        JobPreempted stopped = assertInstanceOf(JobPreempted.class, awaitLifecycle("grow", 2).get(1));
+        assertEquals(1, stopped.attempt());
+        assertTrue(stopped.reason().startsWith("re-sized"), stopped.reason());
+        Pod pod = client.pods().inNamespace(JOBS_NS).withName("grow-0-a2").get();
+        assertNotNull(pod, "the next attempt's pod");
+        var main = pod.getSpec().getContainers().get(0);
+        assertEquals(new Quantity("2"), main.getResources().getRequests().get("nvidia.com/gpu"));
+        assertTrue(main.getVolumeMounts().stream().anyMatch(m -> m.getMountPath().equals("/checkpoints")
+                && m.getSubPath().equals("jobs/grow")), "the same checkpoint directory: it resumes there");
+        assertEquals("node-1", awaitBinding(JOBS_NS, "grow-0-a2").getTarget().getName());
+        applyBinding(awaitBinding(JOBS_NS, "grow-0-a2"));
+        setPhase(JOBS_NS, "grow-0-a2", this::running);
+        JobStarted again = assertInstanceOf(JobStarted.class, awaitLifecycle("grow", 3).get(2));
+        assertEquals(2, again.attempt());
+        assertEquals(twoGpus, again.perTask());
     }
 
     @Test
@@ -595,6 +634,12 @@ class KubernetesClusterTest {
     }
 
     // ------------------------------------------------------------------ objects
+
+    /** A small real training job: an iris classifier with a target, batch 16. */
+    private static final TrainingSpec IRIS = new TrainingSpec(new ModelGraph(List.of(
+            new ModelGraph.Layer("in", "Input", Map.of("shape", List.of(4))),
+            new ModelGraph.Layer("out", "Output", Map.of("units", 3))), List.of(new ModelGraph.Edge("in", "out"))),
+            "iris", "adam", 0.01, 16, 40, 7L, new TrainingTarget(TrainingTarget.TEST_ACCURACY, 0.9));
 
     private static Node node(String name, int cpus, int memoryGi, int gpus) {
         Map<String, Quantity> alloc = Map.of("cpu", new Quantity(String.valueOf(cpus)),

@@ -45,7 +45,7 @@ public class SchedulerInputs {
     public CompletionStage<Void> onTuned(Message<String> m) {
         return take("tuned", m, JobTuned.class, (state, job) -> {
             if (job.retune()) {
-                return false; // a running job's new batch size (the dispatcher restarts it): nothing to queue or place
+                return state.retune(job); // a running job's new tuning: a new request re-sizes it (LiveEngine#retune)
             }
             boolean queued = state.enqueue(job);
             if (queued) {

@@ -27,8 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,14 +59,12 @@ public final class LiveEngine {
     private final SchedulingEngine engine;
     /** Null unless GPU-sharing placement is on. */
     private final DevicePlacement devices;
-    private final Map<String, PendingJob> pending = new LinkedHashMap<>();
+    private final WaitingJobs pending;
     private final Map<String, LiveStint> running = new HashMap<>();
     /** Jobs stopped by a decision whose {@code JobPreempted} has not come yet: they hold nothing and wait for it. */
     private final StoppingJobs stopping = new StoppingJobs();
     private final KnownJobs known = new KnownJobs();
-    private final Map<String, Double> priorities = new HashMap<>();
-    /** Pending jobs not yet judged against the current nodes for "can this ever fit". */
-    private final Set<String> uncheckedForFit = new LinkedHashSet<>();
+    private final RunningRetunes retunes;
 
     /**
      * @param clock      the jobs' clock the policy sees time on
@@ -84,6 +80,8 @@ public final class LiveEngine {
         Allocator reserve = Allocator.of(cluster);
         this.engine = new SchedulingEngine(placing(policy), cluster, devices == null ? reserve
                 : devices.allocator(reserve), preemption);
+        this.pending = new WaitingJobs(engine, clock, defaultPriority);
+        this.retunes = new RunningRetunes(pending, stopping, running, this::release, cluster, clock);
     }
 
     public LiveEngine(SchedulingPolicy policy, String policyVersion, double defaultPriority, Clock clock,
@@ -117,7 +115,7 @@ public final class LiveEngine {
     public boolean enqueue(JobTuned job) {
         String first = known.putIfAbsent(job.jobId(), job.eventId());
         if (first == null) {
-            addPending(new PendingJob(job));
+            pending.add(new PendingJob(job));
             return true;
         }
         if (first.isEmpty() || first.equals(job.eventId())) {
@@ -127,33 +125,16 @@ public final class LiveEngine {
                 + "event " + first + "); submit a new job under a new id");
     }
 
-    private JobRequest request(PendingJob p) {
-        return p.toRequest(priorities.getOrDefault(p.job().user(), defaultPriority), clock);
-    }
-
-    private void addPending(PendingJob p) {
-        JobRequest r = request(p);
-        pending.put(r.id(), p);
-        if (p.attempt() > 1 || p.attainedGpuS() > 0) {
-            engine.requeue(r, p.attainedGpuS(), p.job().preemptible());
-        } else {
-            engine.submit(r, p.job().preemptible());
-        }
-        uncheckedForFit.add(r.id());
-    }
-
-    private PendingJob removePending(String jobId) {
-        PendingJob p = pending.remove(jobId);
-        engine.withdraw(jobId);
-        return p;
+    /** A re-tune of a job while it runs: {@link RunningRetunes#apply}; true when a round may decide something new. */
+    public boolean retune(JobTuned t) {
+        return retunes.apply(t);
     }
 
     /** Takes a pending job out of the queue (its owner cancelled it); false when it is not pending. */
     public boolean withdraw(String jobId) {
-        if (!pending.containsKey(jobId)) {
+        if (pending.remove(jobId) == null) {
             return false;
         }
-        removePending(jobId);
         known.ended(jobId);
         return true;
     }
@@ -174,8 +155,7 @@ public final class LiveEngine {
             if (isNew) {
                 reserveRestoredJobsOn(m.node());
             }
-            // Capacity changed: every pending job's fit must be judged again.
-            uncheckedForFit.addAll(pending.keySet());
+            pending.judgeFitAgain();
             engine.capacityChanged();
         }
         boolean schedulabilityChanged = engine.setSchedulable(m.node(), m.schedulable());
@@ -184,15 +164,7 @@ public final class LiveEngine {
 
     /** True when the user's priority changed. */
     public boolean updatePriority(UserPriority p) {
-        Double old = priorities.put(p.user(), p.priority());
-        if (old != null && old == p.priority()) {
-            return false;
-        }
-        // The user's queued jobs move in the order.
-        pending.values().stream().filter(j -> j.job().user().equals(p.user()))
-                .forEach(j -> engine.reprice(request(j)));
-        engine.capacityChanged(); // the whole queue must be walked in its new order
-        return true;
+        return pending.updatePriority(p);
     }
 
     /** Applies a lifecycle event: finished, failed and preempted jobs give their resources back. */
@@ -200,7 +172,10 @@ public final class LiveEngine {
         switch (e.type()) {
             case "JobCompleted", "JobFailed" -> {
                 known.ended(e.jobId());
-                return release(e.jobId()) != null | stopping.remove(e.jobId()) != null;
+                retunes.ended(e.jobId());
+                // Waiting too when it was re-sized: its stint ended before the stop reached it; nothing is left to run.
+                return release(e.jobId()) != null | stopping.remove(e.jobId()) != null
+                        | pending.remove(e.jobId()) != null;
             }
             case "JobPreempted" -> {
                 return preempted((JobPreempted) e);
@@ -210,7 +185,8 @@ public final class LiveEngine {
             }
             case "JobRejected" -> {
                 known.ended(e.jobId());
-                return removePending(e.jobId()) != null;
+                retunes.ended(e.jobId());
+                return pending.remove(e.jobId()) != null;
             }
             default -> {
                 return false; // progress: the reservation was made with the decision
@@ -232,9 +208,12 @@ public final class LiveEngine {
         } else {
             return false;
         }
+        if (pending.contains(e.jobId()) || running.containsKey(e.jobId())) {
+            return true; // stopped for a re-size: its next attempt was queued when it was re-tuned
+        }
         double ran = e.ranS() != null ? e.ranS() : Math.max(0, clock.seconds(e.occurredAt()) - r.startedAt());
         if (r.job() != null) {
-            addPending(new PendingJob(r.job(), r.attempt() + 1, r.attainedGpuSBefore() + ran * r.gpus(),
+            pending.add(new PendingJob(r.job(), r.attempt() + 1, r.attainedGpuSBefore() + ran * r.gpus(),
                     r.ranSBefore() + ran));
         }
         return true;
@@ -258,12 +237,14 @@ public final class LiveEngine {
      */
     public void restore(RestorePlan plan) {
         plan.tunedEventIds().forEach(known::putIfAbsent);
-        plan.pending().forEach(this::addPending);
+        plan.pending().forEach(pending::add);
         plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
         known.endAllBut(plan.liveJobIds());
+        retunes.restore(plan.newestRevisions());
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);
+            retunes.resizeOnceNodesKnown(r);
             RunningJob job = asRunningJob(s.jobId(), r, s.decision(), s.startConfirmed());
             engine.restoreRunning(job);
             for (String node : r.nodes()) {
@@ -286,9 +267,12 @@ public final class LiveEngine {
     /** A restored stint as the engine keeps it: what the policy sees of a running job. */
     private RunningJob asRunningJob(String jobId, LiveStint r, SchedulingDecision d, boolean startConfirmed) {
         JobRequest job = r.job() != null
-                ? request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
+                ? pending.request(new PendingJob(r.job(), r.attempt(), r.attainedGpuSBefore(), r.ranSBefore()))
                 : JobRequests.decidedOnly(jobId, d.user(), r.nodes().size(), r.perTask(), clock.seconds(d.submittedAt()),
                         defaultPriority);
+        // The room the stint holds, which a re-tune not carried out yet asks to change (RunningRetunes).
+        job = new JobRequest(job.id(), job.user(), r.nodes().size(), r.perTask(), job.submitTime(), job.priority(),
+                job.predictedDurationS(), job.trueDurationS());
         // A stint whose submission is gone cannot be queued again, so it may not be stopped either; nor one not yet
         // confirmed started (startConfirmed).
         boolean preemptible = r.job() != null && r.job().preemptible() && startConfirmed;
@@ -326,7 +310,8 @@ public final class LiveEngine {
         if (cluster.size() == 0) {
             return SchedulingOutcome.NONE;
         }
-        List<JobRejected> rejections = UnfitJobs.reject(uncheckedForFit, pending::get, cluster, now, this::removePending);
+        retunes.resizeRestored();
+        List<JobRejected> rejections = pending.rejectUnfit(cluster, now);
         SchedulingEngine.Round round = engine.round(nowS);
         Set<String> stoppedNow = new HashSet<>();
         List<Preemption> stops = new ArrayList<>(round.stopped().size());
@@ -339,13 +324,13 @@ public final class LiveEngine {
         List<SchedulingDecision> decisions = new ArrayList<>(round.started().size());
         String policy = engine.policy().name();
         for (RunningJob started : round.started()) {
-            PendingJob p = pending.remove(started.job().id());
+            PendingJob p = pending.started(started.job().id());
             running.put(p.job().jobId(), new LiveStint(p.job(), started.nodes(), p.perTask(), p.attempt(), nowS,
                     p.attainedGpuS(), p.ranS()));
             // Until the cluster says it started (startConfirmed): a stop before that is judged on a state not yet seen.
             engine.setPreemptible(p.job().jobId(), false);
             decisions.add(Decisions.started(now, p.job(), started.nodes(), p.remainingDurationS(), policy, policyVersion,
-                    p.attempt(), stopping.stopsBefore(started.nodes(), stoppedNow),
+                    p.attempt(), stopping.stopsBefore(p.job().jobId(), started.nodes(), stoppedNow),
                     devices == null ? List.of() : devices.devicesOf(p.job().jobId())));
         }
         return new SchedulingOutcome(decisions, rejections, stops);
@@ -382,7 +367,7 @@ public final class LiveEngine {
 
     /** The queue in the policy's order is the policy's business; this is arrival order, for people. */
     public List<JobTuned> pendingJobs() {
-        return pending.values().stream().map(PendingJob::job).toList();
+        return pending.inArrivalOrder().stream().map(PendingJob::job).toList();
     }
 
     public List<NodeState> nodes() {

@@ -26,6 +26,8 @@ import java.util.TreeMap;
  * waits for attempt {@code A + 1}), stopping (a later decision's {@code preempts} names {@code A} and its
  * {@code JobPreempted} has not come: it holds nothing and waits for it), or running on the decision's nodes. A job
  * with no decision waits for its first attempt. The service a job received is summed over its preempted stints.
+ * A job re-tuned while it ran is queued and held by its newest revision; a running stint that holds other room than
+ * that asks for is re-sized again by {@link LiveEngine#restore} (the restart came between the re-tune and its stop).
  *
  * <p>Where the topics disagree, these rules settle it, and each case is listed in {@link #disagreements()}:
  * <ul>
@@ -58,6 +60,7 @@ public final class RestorePlan {
     private final List<Stint> running = new ArrayList<>();
     private final List<Stint> stopping = new ArrayList<>();
     private final Set<String> ended = new HashSet<>();
+    private final Map<String, Integer> newestRevisions = new HashMap<>();
     private final List<String> disagreements = new ArrayList<>();
 
     private RestorePlan() {
@@ -66,6 +69,13 @@ public final class RestorePlan {
     /** One job's events from the three topics. */
     private static final class Trail {
         JobTuned tuned;
+        /** The newest re-tune (revision above 0), null when none: what the job is queued and re-sized by. */
+        JobTuned retuned;
+
+        /** The job as it is now: its newest tuning; null when its JobTuned is gone. */
+        JobTuned job() {
+            return retuned != null ? retuned : tuned;
+        }
         final TreeMap<Integer, SchedulingDecision> decisions = new TreeMap<>();
         final Map<Integer, JobPreempted> preempted = new HashMap<>();
         final Set<Integer> stopped = new HashSet<>();
@@ -79,10 +89,14 @@ public final class RestorePlan {
         RestorePlan plan = new RestorePlan();
         Map<String, Trail> trails = new LinkedHashMap<>();
         for (JobTuned t : tuned) {
-            if (t.retune()) {
-                continue; // a running job's re-tune: the job is its revision 0
-            }
             Trail trail = trails.computeIfAbsent(t.jobId(), id -> new Trail());
+            if (t.retune()) {
+                // A running job's re-tune: the job is its revision 0; it runs, and queues again, by its newest.
+                if (trail.retuned == null || t.revision() > trail.retuned.revision()) {
+                    trail.retuned = t;
+                }
+                continue;
+            }
             if (trail.tuned == null) {
                 trail.tuned = t;
             } else if (!trail.tuned.eventId().equals(t.eventId())) {
@@ -117,9 +131,12 @@ public final class RestorePlan {
             ended.add(jobId);
             return;
         }
+        if (trail.retuned != null) {
+            newestRevisions.put(jobId, trail.retuned.revision());
+        }
         if (trail.decisions.isEmpty()) {
-            if (trail.tuned != null) {
-                pending.add(new PendingJob(trail.tuned));
+            if (trail.job() != null) {
+                pending.add(new PendingJob(trail.job()));
             }
             return;
         }
@@ -140,18 +157,18 @@ public final class RestorePlan {
         SchedulingDecision last = trail.decisions.get(latest);
         JobPreempted lastStop = trail.preempted.get(latest);
         if (lastStop != null) {
-            if (trail.tuned != null) {
+            if (trail.job() != null) {
                 double ran = ranS(lastStop, last, clock);
-                pending.add(new PendingJob(trail.tuned, latest + 1, attainedGpuS + ran * gpus(last), ranS + ran));
+                pending.add(new PendingJob(trail.job(), latest + 1, attainedGpuS + ran * gpus(last), ranS + ran));
             } else {
                 disagreements.add("job " + jobId + " was preempted but its JobTuned is gone: it cannot be queued again");
             }
             return;
         }
-        if (trail.tuned == null) {
+        if (trail.job() == null) {
             disagreements.add("job " + jobId + " holds its room but its JobTuned is gone: it cannot be queued again");
         }
-        Stint stint = new Stint(trail.tuned, last, attainedGpuS, ranS, trail.started.contains(latest));
+        Stint stint = new Stint(trail.job(), last, attainedGpuS, ranS, trail.started.contains(latest));
         (trail.stopped.contains(latest) ? stopping : running).add(stint);
     }
 
@@ -182,6 +199,11 @@ public final class RestorePlan {
     /** Stints a decision stopped whose {@code JobPreempted} has not come: they hold nothing and wait for it. */
     public List<Stint> stopping() {
         return stopping;
+    }
+
+    /** The newest re-tune revision of each job not ended that was re-tuned while it ran. */
+    public Map<String, Integer> newestRevisions() {
+        return newestRevisions;
     }
 
     public Set<String> ended() {

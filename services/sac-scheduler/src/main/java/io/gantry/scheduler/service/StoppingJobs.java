@@ -53,10 +53,14 @@ final class StoppingJobs {
      * held room on its nodes. Decisions travel on different partitions, so the dispatcher may read any of them first;
      * whichever it reads first stops the job (a stop is matched on job and attempt, so the others change nothing).
      * A victim whose room nothing of its round uses is stopped all the same (as in the simulator), so its stop rides
-     * on the round's other decisions: that is where a restart finds it. Ordered by job id.
+     * on the round's other decisions: that is where a restart finds it. A job's own stint still stopping (re-sized:
+     * {@link RunningRetunes}) is stopped by its next attempt's decision wherever that places it. Ordered by job id.
      */
-    List<Preemption> stopsBefore(List<String> nodes, Set<String> stoppedNow) {
+    List<Preemption> stopsBefore(String jobId, List<String> nodes, Set<String> stoppedNow) {
         Set<String> ids = new TreeSet<>();
+        if (byJob.containsKey(jobId)) {
+            ids.add(jobId);
+        }
         stoppedNow.stream().filter(byJob::containsKey).forEach(ids::add);
         nodes.forEach(n -> ids.addAll(jobsOnNode.getOrDefault(n, Set.of())));
         List<Preemption> out = new ArrayList<>(ids.size());

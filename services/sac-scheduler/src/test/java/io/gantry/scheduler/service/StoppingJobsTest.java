@@ -24,8 +24,8 @@ class StoppingJobsTest {
         stopping.put("d", on(3, "n4"));
 
         assertEquals(List.of(new Preemption("a", 1), new Preemption("c", 1), new Preemption("d", 3)),
-                stopping.stopsBefore(List.of("n2"), Set.of("d")));
-        assertEquals(List.of(), stopping.stopsBefore(List.of("n5"), Set.of("gone")));
+                stopping.stopsBefore("none", List.of("n2"), Set.of("d")));
+        assertEquals(List.of(), stopping.stopsBefore("none", List.of("n5"), Set.of("gone")));
     }
 
     @Test
@@ -36,8 +36,8 @@ class StoppingJobsTest {
 
         assertEquals(1, stopping.remove("a").attempt());
         assertNull(stopping.remove("a"));
-        assertEquals(List.of(), stopping.stopsBefore(List.of("n1"), Set.of()));
-        assertEquals(List.of(new Preemption("b", 1)), stopping.stopsBefore(List.of("n1", "n2"), Set.of()));
+        assertEquals(List.of(), stopping.stopsBefore("none", List.of("n1"), Set.of()));
+        assertEquals(List.of(new Preemption("b", 1)), stopping.stopsBefore("none", List.of("n1", "n2"), Set.of()));
         assertEquals(1, stopping.size());
     }
 
@@ -47,7 +47,7 @@ class StoppingJobsTest {
         stopping.put("a", on(1, "n1"));
         stopping.put("a", on(2, "n2"));
 
-        assertEquals(List.of(), stopping.stopsBefore(List.of("n1"), Set.of()));
-        assertEquals(List.of(new Preemption("a", 2)), stopping.stopsBefore(List.of("n2"), Set.of()));
+        assertEquals(List.of(), stopping.stopsBefore("none", List.of("n1"), Set.of()));
+        assertEquals(List.of(new Preemption("a", 2)), stopping.stopsBefore("none", List.of("n2"), Set.of()));
     }
 }
