@@ -100,12 +100,15 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
         return want;
     }
 
-    /** Predicted seconds to finish from {@code progress} on 1..cap GPUs (index 0 unused). */
+    /**
+     * Predicted seconds to finish from {@code progress} on 1..cap GPUs (index 0 unused), as measured: on nodes of no
+     * more GPUs than the profile measured on one, like the one-time tuner's choice the rule starts from.
+     */
     private static double[] secondsLeft(RetunePlan p, double progress) {
         double[] left = new double[p.cap() + 1];
         left[0] = Double.NaN;
         for (int n = 1; n <= p.cap(); n++) {
-            left[n] = p.remainingSeconds(n, progress);
+            left[n] = p.remainingSecondsAsMeasured(n, progress);
         }
         return left;
     }

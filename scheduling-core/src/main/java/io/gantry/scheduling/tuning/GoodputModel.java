@@ -57,6 +57,11 @@ public final class GoodputModel {
         return throughputFitError;
     }
 
+    /** The most GPUs the profile measured on one node (0 when it says nothing): where the fitted models have data. */
+    public int measuredGpusPerNode() {
+        return limits.measuredGpusPerNode();
+    }
+
     /** Pollux's {@code max_epochs}: what a job trains when it does not say otherwise. */
     public int defaultEpochs() {
         return limits.maxEpochs();

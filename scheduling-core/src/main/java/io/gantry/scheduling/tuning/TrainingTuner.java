@@ -130,7 +130,7 @@ public final class TrainingTuner {
         }
         Choice chosen = best[gpus];
         double submittedSeconds = m.feasible(job.gpus(), job.batchSize())
-                ? m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), submittedEpochs) : Double.NaN;
+                ? m.predictSeconds(job.gpus(), perNode(m), job.batchSize(), submittedEpochs) : Double.NaN;
         double reached = conv.bestMetric(chosen.batch, chosen.epochs);
         List<TuningChange> changes = changes(job, m, epochs, target, seconds, chosen);
         String summary = changes.isEmpty() ? "unchanged: the submitted configuration is already the best found"
@@ -160,7 +160,7 @@ public final class TrainingTuner {
                 if (e == 0 || !m.feasible(n, b)) {
                     continue;
                 }
-                double t = m.predictSeconds(n, settings.gpusPerNode(), b, e);
+                double t = m.predictSeconds(n, perNode(m), b, e);
                 if (best[n] == null || t < best[n].seconds) {
                     best[n] = new Choice(n, b, e, t);
                 }
@@ -188,7 +188,7 @@ public final class TrainingTuner {
                     String.format(Locale.ROOT, "highest goodput to the target on %d GPUs: statistical efficiency %.2f at the "
                             + "start (noise scale %.0f samples), %.2f s per step", chosen.gpus,
                             m.efficiency().efficiency(chosen.batch, 0), m.efficiency().noiseScale(chosen.batch, 0),
-                            m.stepSecondsAndBatch(chosen.gpus, settings.gpusPerNode(), chosen.batch)[0])));
+                            m.stepSecondsAndBatch(chosen.gpus, perNode(m), chosen.batch)[0])));
         }
         if (chosen.epochs != epochs) {
             changes.add(new TuningChange("epochs", Integer.toString(epochs), Integer.toString(chosen.epochs),
@@ -201,6 +201,17 @@ public final class TrainingTuner {
     private record Choice(int gpus, int batch, int epochs, double seconds) {
     }
 
+    /**
+     * The GPUs per node {@code m} predicts with: the cluster's, but no more than its profile measured on one node. Past
+     * that, the fitted one-node synchronisation line would be extrapolated beyond its data (on 8-GPU nodes with
+     * profiles measured on 4-GPU ones, it promised 5–8 GPUs on one node a speed-up no measurement shows; bench/README
+     * "Idle scaling at 13 × 8"), so more GPUs are predicted as the measured placements run them, across nodes.
+     */
+    private int perNode(GoodputModel m) {
+        int measured = m.measuredGpusPerNode();
+        return measured > 0 ? Math.min(settings.gpusPerNode(), measured) : settings.gpusPerNode();
+    }
+
     private Result unchanged(Request job, int epochs, GoodputModel m, String summary) {
         double seconds = Double.NaN;
         double metric = Double.NaN;
@@ -208,7 +219,7 @@ public final class TrainingTuner {
             int e = Math.min(epochs, m.convergence().epochsMeasured());
             metric = m.convergence().bestMetric(job.batchSize(), e);
             if (m.feasible(job.gpus(), job.batchSize())) {
-                seconds = m.predictSeconds(job.gpus(), settings.gpusPerNode(), job.batchSize(), e);
+                seconds = m.predictSeconds(job.gpus(), perNode(m), job.batchSize(), e);
             }
         }
         return new Result(job.gpus(), job.batchSize(), epochs, seconds, metric, metric, List.of(), summary);
