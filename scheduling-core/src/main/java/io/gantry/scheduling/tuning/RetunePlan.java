@@ -87,7 +87,11 @@ final class RetunePlan {
         return tables(gpus, gpusPerNode).batch[Math.min(epoch, epochs - 1)];
     }
 
-    /** Predicted seconds of training left from {@code progress} on {@code gpus} GPUs (no restart); NaN if none fits. */
+    /**
+     * Predicted seconds of training left from {@code progress} on {@code gpus} GPUs packed onto the cluster's nodes
+     * (no restart); NaN if none fits. Not what decisions use ({@link #remainingSecondsAsMeasured}): it is the
+     * extrapolation that one corrects, kept so that {@code RetunePlanTest} shows where the two part.
+     */
     double remainingSeconds(int gpus, double progress) {
         return remainingSeconds(tables(gpus, gpusPerNode), progress);
     }
