@@ -77,8 +77,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
               --tuner-scaling  pollux jobs get another GPU only while it is predicted to do at
                             least E of one GPU's work (default %s)
               --tuner-idle-scaling  with --tuner adaptive: on lets a running job grow past that rule into
-                            free GPUs while no job waits in the queue (up to 2x its rule count, only to a
-                            count its model predicts finishes sooner, restart included), and shrink back
+                            free GPUs while no job waits in the queue (each grow to at most 2x what it
+                            holds or its rule count, as Pollux bounds growth, only to a count its model
+                            predicts finishes sooner, restart included), and shrink back
                             to the rule count at the first re-tune at which a job waits; off,on runs
                             adaptive both ways on the same jobs, "on" shown as tuner adaptive+idle
                             (default off; bench/README.md, Tuner, says why)

@@ -8,9 +8,10 @@ import java.util.function.IntToDoubleFunction;
  * job only GPUs that each do at least the tuner's minimum share of one GPU's work, because a GPU given to a job at
  * less is one a queued job would have used better. When nobody waits, that reason is gone: a GPU left idle does
  * nothing at all. So, at a re-tune where no job is queued, a job may grow past its rule count into the free GPUs, up
- * to {@value #BOUND_FACTOR} × its rule count (Pollux's own bound on a job's growth is 2 × the most GPUs it has run
- * on), to the count its fitted model predicts finishes soonest, and only when that finishes sooner than staying,
- * its checkpoint-restart included. While nobody waits it keeps such GPUs (no shrink to save GPU-seconds that
+ * to {@value #BOUND_FACTOR} × what it holds or its rule count, whichever is more (Pollux's own bound on a job's growth
+ * is 2 × the most GPUs it has run on, so growth into an idle cluster compounds, re-tune by re-tune), to the count its
+ * fitted model predicts finishes soonest, and only when that finishes sooner than staying, its checkpoint-restart
+ * included. While nobody waits it keeps such GPUs (no shrink to save GPU-seconds that
  * nobody would use); at the first re-tune at which a job waits it shrinks back to its rule count at once, in
  * place. The decision reads only the queue, the free GPUs and the job's own predictions, never its future.
  *
@@ -22,7 +23,7 @@ import java.util.function.IntToDoubleFunction;
  */
 final class IdleScaling {
 
-    /** Most GPUs an idle-scaled job may hold, as a multiple of its rule count. */
+    /** Most GPUs an idle-scaled job may grow to, as a multiple of what it holds (or of its rule count, if more). */
     static final int BOUND_FACTOR = 2;
 
     private IdleScaling() {
@@ -48,7 +49,7 @@ final class IdleScaling {
         if (jobsWaiting) {
             return current > rule ? rule : ruled;
         }
-        int bound = BOUND_FACTOR * rule;
+        int bound = BOUND_FACTOR * Math.max(rule, current);
         int base = current > ruled && current <= bound ? current : ruled;
         int from = Math.max(base, current);
         int best = from;

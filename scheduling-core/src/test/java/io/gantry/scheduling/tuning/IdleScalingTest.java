@@ -31,15 +31,20 @@ class IdleScalingTest {
 
     @Test
     void keepsItsIdleGpusWhileNobodyWaits() {
-        assertEquals(4, gpus(2, 4, 10, false), "no shrink to save GPU-seconds nobody would use");
+        assertEquals(4, IdleScaling.gpus(LEFT, 2, 2, 4, 10, false, extra -> false),
+                "no shrink to save GPU-seconds nobody would use");
     }
 
+    /** Pollux's bound: a job grows to at most twice what it holds, so growth into an idle cluster compounds. */
     @Test
-    void neverPastTwiceTheRuleCount() {
+    void eachGrowAtMostDoublesWhatItHolds() {
         for (int rule = 1; rule <= 8; rule++) {
-            int g = gpus(rule, rule, 0, false);
-            assertEquals(Math.min(2 * rule, 16), g, "rule " + rule);
+            assertEquals(Math.min(2 * rule, 16), gpus(rule, rule, 0, false), "from the rule's " + rule);
         }
+        assertEquals(4, gpus(1, 2, 0, false));
+        assertEquals(8, gpus(1, 4, 0, false));
+        assertEquals(16, gpus(1, 8, 0, false));
+        assertEquals(16, gpus(1, 16, 0, false), "no faster count past 16 (the model's last): it stays");
     }
 
     @Test
