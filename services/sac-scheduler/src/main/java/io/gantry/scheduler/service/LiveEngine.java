@@ -136,6 +136,7 @@ public final class LiveEngine {
             return false;
         }
         known.ended(jobId);
+        retunes.ended(jobId);
         return true;
     }
 

@@ -170,6 +170,17 @@ class LiveEngineRetuneTest {
     }
 
     @Test
+    void aWaitingJobItsOwnerCancelsIsReTunedNoMore() {
+        LiveEngine s = engine();
+        SchedulingDecision first = aRunsOnFourGpus(s);
+        s.onLifecycle(preempted(first, 10));
+        assertTrue(s.retune(tuned("a", 1, 1, 2)));
+        assertTrue(s.withdraw("a"));
+        assertFalse(s.retune(tuned("a", 2, 1, 1)), "cancelled: nothing to re-tune");
+        assertEquals(0, s.pendingCount());
+    }
+
+    @Test
     void aRestartBetweenTheReTuneAndItsStopReSizesAgain() {
         LiveEngine before = engine();
         SchedulingDecision first = aRunsOnFourGpus(before);
