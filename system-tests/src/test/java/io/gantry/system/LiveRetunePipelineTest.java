@@ -128,6 +128,10 @@ class LiveRetunePipelineTest {
         assertTrue(Files.readString(system.logs().resolve("data/real-jobs/" + GROWN + "/runner-2.log"))
                 .contains("resumed from checkpoint-"), "attempt 2's runner resumed from attempt 1's checkpoint");
         assertEquals(List.of(0, 1), tunings(probe, GROWN).stream().map(JobTuned::revision).toList());
+        String metrics = system.get("sac-scheduler", "/q/metrics");
+        assertTrue(metrics.contains("gantry_scheduler_resizes_total 1.0"), "one re-size counted: " + metrics.lines()
+                .filter(l -> l.contains("resizes") || l.contains("preemptions")).toList());
+        assertTrue(metrics.contains("gantry_scheduler_preemptions_total 0.0"), "and no preemption");
     }
 
     /**

@@ -64,6 +64,7 @@ public class SchedulerLoop {
     private final Counter decisions;
     private final Counter rejections;
     private final Counter preemptions;
+    private final Counter resizes;
     private volatile Sink sink;
 
     public SchedulerLoop(SchedulerConfig config, MeterRegistry registry, OnlineLearner learner) {
@@ -76,6 +77,9 @@ public class SchedulerLoop {
                 .tag("policy", config.policy()).register(registry);
         this.preemptions = Counter.builder("gantry.scheduler.preemptions")
                 .description("Running jobs the policy stopped to make room (carried in a decision)").register(registry);
+        this.resizes = Counter.builder("gantry.scheduler.resizes")
+                .description("Running jobs re-sized: a re-tune asked for other room, and the job's next attempt, placed "
+                        + "with it, stopped the running one").register(registry);
         this.rejections = Counter.builder("gantry.scheduler.rejections")
                 .description("Jobs rejected because they can never fit the cluster").register(registry);
         Gauge.builder("gantry.scheduler.running.jobs", this, l -> l.state.runningCount())
@@ -180,7 +184,9 @@ public class SchedulerLoop {
             outcome.decisions().forEach(d -> {
                 out.decided(d);
                 decisions.increment();
-                preemptions.increment(d.preempts().size());
+                long own = d.preempts().stream().filter(p -> p.jobId().equals(d.jobId())).count();
+                resizes.increment(own);
+                preemptions.increment(d.preempts().size() - own);
             });
             armWakeTimer();
         } catch (RuntimeException e) {
