@@ -75,13 +75,18 @@ export function showRun(root, runId) {
     $('#stat-val-acc').textContent = last?.validationAccuracy != null ? last.validationAccuracy.toFixed(3) : '—';
   };
 
+  // A poll timer set before the page was left still fires: it must call nothing then. Its call would go out as
+  // whoever the tab is by then, and its 401 for a tab just signed out by a refused token wrote "Not signed in" over
+  // the refusal's reason (StudioTokenSignInTest, 2026-12-06).
   const refresh = async () => {
+    if (stopped) return;
     try {
       detail = await api.run(runId);
     } catch (err) {
-      $('#run-state').replaceChildren(el('span', { class: 'error' }, err.message));
+      if (!stopped) $('#run-state').replaceChildren(el('span', { class: 'error' }, err.message));
       return;
     }
+    if (stopped) return;
     if (!progress.length && detail.progress?.length) progress = detail.progress;
     renderDetail(root, detail);
     redraw();
@@ -89,6 +94,7 @@ export function showRun(root, runId) {
   };
 
   const follow = () => {
+    if (stopped) return;
     let fresh = true;
     stopStream = followRun(runId, (event, data) => {
       if (event === 'progress') {
@@ -105,7 +111,7 @@ export function showRun(root, runId) {
     });
   };
 
-  refresh().then(follow);
+  refresh().then(() => { if (!stopped) follow(); });
   return () => { stopped = true; stopStream(); };
 }
 

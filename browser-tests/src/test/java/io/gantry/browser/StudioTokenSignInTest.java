@@ -64,6 +64,7 @@ class StudioTokenSignInTest {
         String alicesRun = trainTheMlp(page);
 
         page.go("#/jobs");
+        double leftRunPage = ((Number) page.script("return performance.now()")).doubleValue();
         assertEquals(List.of(alicesRun), listed(page), "alice's token lists her run, not bob's " + bobsRun);
         page.screenshot("token-1-own-runs");
 
@@ -79,6 +80,12 @@ class StudioTokenSignInTest {
         String foreign = refused(page, TestTokens.signedWithAnotherKey("alice"));
         assertTrue(foreign.startsWith("Token refused: the studio did not accept your token: it was not signed with "
                 + "this Gantry's key"), foreign);
+
+        // The run page polls its run every 2 s; once left it calls nothing (a timer set before it was left used to fire
+        // once more, as whoever the tab was by then: its 401 wrote "Not signed in" over a refused token's reason).
+        assertEquals(0L, page.script("return performance.getEntriesByType('resource').filter(e => e.startTime > "
+                + leftRunPage + " && e.name.endsWith('/api/runs/" + alicesRun + "')).length"),
+                "the run page, left, polls no more");
 
         // Her own token again: the refusals left nothing behind.
         page.signIn(TestTokens.user("alice"), "alice");
