@@ -57,9 +57,15 @@ public final class GoodputModel {
         return throughputFitError;
     }
 
-    /** The most GPUs the profile measured on one node (0 when it says nothing): where the fitted models have data. */
-    public int measuredGpusPerNode() {
-        return limits.measuredGpusPerNode();
+    /**
+     * The GPUs per node to predict with on nodes of {@code nodeGpus}: no more than the profile measured on one node
+     * (when it says). Past that, the fitted one-node synchronisation line would be extrapolated beyond its data (on
+     * 8-GPU nodes with profiles measured on 4-GPU ones it promised 5–8 GPUs on one node a speed-up no measurement
+     * shows; bench/README "Idle scaling at 13 × 8"), so more GPUs are predicted as the measured placements run them.
+     */
+    public int gpusPerNodeWithinData(int nodeGpus) {
+        int measured = limits.measuredGpusPerNode();
+        return measured > 0 ? Math.min(nodeGpus, measured) : nodeGpus;
     }
 
     /** Pollux's {@code max_epochs}: what a job trains when it does not say otherwise. */

@@ -28,7 +28,7 @@ final class RetunePlan {
     private final double target;
     private final int[] candidates;
     private final int gpusPerNode;
-    /** GPUs per node within the profile's measurements: at most {@link PolluxAppProfile#measuredGpusPerNode}. */
+    /** GPUs per node within the profile's measurements ({@link GoodputModel#gpusPerNodeWithinData}). */
     private final int measuredPerNode;
     private final Map<Long, Tables> byGpus = new HashMap<>();
 
@@ -45,7 +45,7 @@ final class RetunePlan {
         this.epochs = epochs;
         this.target = target;
         this.gpusPerNode = gpusPerNode;
-        this.measuredPerNode = Math.max(1, Math.min(gpusPerNode, measured.measuredGpusPerNode()));
+        this.measuredPerNode = model.gpusPerNodeWithinData(gpusPerNode);
         this.candidates = Arrays.stream(batches).distinct().sorted()
                 .filter(b -> model.convergence().epochsToReach(b, target, epochs) >= 1).toArray();
         if (candidates.length == 0) {

@@ -201,15 +201,9 @@ public final class TrainingTuner {
     private record Choice(int gpus, int batch, int epochs, double seconds) {
     }
 
-    /**
-     * The GPUs per node {@code m} predicts with: the cluster's, but no more than its profile measured on one node. Past
-     * that, the fitted one-node synchronisation line would be extrapolated beyond its data (on 8-GPU nodes with
-     * profiles measured on 4-GPU ones, it promised 5–8 GPUs on one node a speed-up no measurement shows; bench/README
-     * "Idle scaling at 13 × 8"), so more GPUs are predicted as the measured placements run them, across nodes.
-     */
+    /** The GPUs per node {@code m} predicts with: the cluster's, within its profile's data. */
     private int perNode(GoodputModel m) {
-        int measured = m.measuredGpusPerNode();
-        return measured > 0 ? Math.min(settings.gpusPerNode(), measured) : settings.gpusPerNode();
+        return m.gpusPerNodeWithinData(settings.gpusPerNode());
     }
 
     private Result unchanged(Request job, int epochs, GoodputModel m, String summary) {
