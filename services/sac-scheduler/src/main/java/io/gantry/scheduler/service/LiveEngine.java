@@ -241,7 +241,9 @@ public final class LiveEngine {
         plan.pending().forEach(pending::add);
         plan.stopping().forEach(s -> stopping.put(s.jobId(), restored(s)));
         known.endAllBut(plan.liveJobIds());
-        retunes.restore(plan.newestRevisions());
+        plan.pending().forEach(p -> retunes.restored(p.job()));
+        plan.stopping().forEach(st -> retunes.restored(st.job()));
+        plan.running().forEach(st -> retunes.restored(st.job()));
         for (RestorePlan.Stint s : plan.running()) {
             LiveStint r = restored(s);
             running.put(s.jobId(), r);

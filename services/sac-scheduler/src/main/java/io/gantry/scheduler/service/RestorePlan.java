@@ -60,7 +60,6 @@ public final class RestorePlan {
     private final List<Stint> running = new ArrayList<>();
     private final List<Stint> stopping = new ArrayList<>();
     private final Set<String> ended = new HashSet<>();
-    private final Map<String, Integer> newestRevisions = new HashMap<>();
     private final List<String> disagreements = new ArrayList<>();
 
     private RestorePlan() {
@@ -131,9 +130,6 @@ public final class RestorePlan {
             ended.add(jobId);
             return;
         }
-        if (trail.retuned != null) {
-            newestRevisions.put(jobId, trail.retuned.revision());
-        }
         if (trail.decisions.isEmpty()) {
             if (trail.job() != null) {
                 pending.add(new PendingJob(trail.job()));
@@ -199,11 +195,6 @@ public final class RestorePlan {
     /** Stints a decision stopped whose {@code JobPreempted} has not come: they hold nothing and wait for it. */
     public List<Stint> stopping() {
         return stopping;
-    }
-
-    /** The newest re-tune revision of each job not ended that was re-tuned while it ran. */
-    public Map<String, Integer> newestRevisions() {
-        return newestRevisions;
     }
 
     public Set<String> ended() {

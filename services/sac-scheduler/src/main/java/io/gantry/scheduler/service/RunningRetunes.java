@@ -82,18 +82,18 @@ final class RunningRetunes {
     private boolean resize(LiveStint stint, JobTuned t) {
         String id = t.jobId();
         LiveStint retuned = stint.withJob(t);
+        if (retuned.holdsAsTuned()) {
+            running.put(id, retuned);
+            return false; // the same room: only the batch changed, which the dispatcher carries out
+        }
         double ran = Math.max(0, clock.now() - stint.startedAt());
         PendingJob next = new PendingJob(t, stint.attempt() + 1, stint.attainedGpuSBefore() + ran * stint.gpus(),
                 stint.ranSBefore() + ran);
-        String never = retuned.holdsAsTuned() ? null : UnfitJobs.whyNever(next, cluster);
+        String never = UnfitJobs.whyNever(next, cluster);
         if (never != null) {
             LOG.warnf("job %s's re-tune (revision %d) is not carried out: %s; it runs on as it is", id, t.revision(),
                     never);
             return false;
-        }
-        running.put(id, retuned);
-        if (retuned.holdsAsTuned()) {
-            return false; // the same room: only the batch changed, which the dispatcher carries out
         }
         release.accept(id);
         stopping.put(id, retuned);
@@ -107,9 +107,11 @@ final class RunningRetunes {
         afterRestore.remove(jobId);
     }
 
-    /** After a restart: the newest revision of each re-tuned job still in the system. */
-    void restore(Map<String, Integer> newestRevisions) {
-        revisions.putAll(newestRevisions);
+    /** After a restart: {@code job}, as the topics left it, is at its newest revision (a re-tune if above 0). */
+    void restored(JobTuned job) {
+        if (job != null && job.retune()) {
+            revisions.put(job.jobId(), job.revision());
+        }
     }
 
     /** A restored running stint: re-sized in the first round when it holds other room than its tuning asks for. */
