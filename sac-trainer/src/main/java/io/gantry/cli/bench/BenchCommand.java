@@ -27,6 +27,7 @@ import io.gantry.scheduling.tuning.TunerMetrics;
 import io.gantry.scheduling.tuning.TunerMode;
 import io.gantry.scheduling.tuning.AdaptiveRetuner;
 import io.gantry.scheduling.framework.ElasticPolicy;
+import io.gantry.scheduling.pollux.PolluxJobModel;
 import io.gantry.scheduling.pollux.PolluxPolicy;
 import io.gantry.scheduling.model.JobRequest;
 import java.io.IOException;
@@ -136,8 +137,7 @@ public final class BenchCommand extends PrintingCommand {
                             if (!result.unfinished().isEmpty()) {
                                 throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
                             }
-                            List<TunedJob> ran = retuner == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(),
-                                    t.retryAs(), t.oomAfterS(), t.targetMetric(), retuner.finalMetric(t.job().id()))).toList();
+                            List<TunedJob> ran = credited(tuned, retuner, scheduling);
                             rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
                                     predicted(policy, predictor), shaped.jobs().size(), shaped.unfit().size(),
                                     trace.badRows().size(),
@@ -157,6 +157,17 @@ public final class BenchCommand extends PrintingCommand {
         }
         bar.finish();
         return rows;
+    }
+
+    /**
+     * The jobs with the metric their training earned where it is not the one they were tuned for: adaptive jobs'
+     * and {@code pollux}'s, which change batch size as they run, by the batches they trained at.
+     */
+    private static List<TunedJob> credited(List<TunedJob> tuned, AdaptiveRetuner retuner, SchedulingPolicy scheduling) {
+        java.util.function.ToDoubleFunction<String> metric = retuner != null ? retuner::finalMetric
+                : scheduling instanceof ElasticPolicy e && e.jobModel() instanceof PolluxJobModel m ? m::finalMetric : null;
+        return metric == null ? tuned : tuned.stream().map(t -> new TunedJob(t.job(), t.retryAs(), t.oomAfterS(),
+                t.targetMetric(), metric.applyAsDouble(t.job().id()))).toList();
     }
 
     /** How many replays one (load, seed) pair takes: each policy under each tuner mode it runs under. */

@@ -33,5 +33,12 @@ public interface ElasticPolicy extends SchedulingPolicy {
 
         /** Run time lost each time a job starts on a new allocation (checkpoint-restart). */
         double restartDelayS();
+
+        /**
+         * One stint of the job ended: it trained from {@code fromProgress} to {@code toProgress} on {@code nodes}
+         * (a model that credits a job with a metric by the batches it trained at records them here).
+         */
+        default void trained(JobRequest job, List<String> nodes, double fromProgress, double toProgress) {
+        }
     }
 }

@@ -34,12 +34,43 @@ public interface AdaptiveJobs {
     int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS);
 
     /**
-     * The same, knowing the cluster's idle GPUs at this re-tune ({@code spare}): a job that scales into idle GPUs
-     * while nobody waits says so here, and {@link SpareGpus#take takes} what it asks for. By default the idle GPUs do
-     * not matter.
+     * The GPU count each running adaptive job of one re-tune wants (in {@code jobs}' order; each holds
+     * {@code job.gpus()} and has trained to {@code progress[i]}), knowing the cluster's idle GPUs ({@code spare}):
+     * jobs that scale into idle GPUs while nobody waits say so here, and {@link SpareGpus#take take} what they ask
+     * for. By default each job is asked alone and the idle GPUs do not matter.
      */
-    default int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS, SpareGpus spare) {
-        return wantedGpus(job, progress, currentGpus, restartCostS);
+    default int[] wantedGpus(List<JobRequest> jobs, double[] progress, double restartCostS, SpareGpus spare) {
+        int[] want = new int[jobs.size()];
+        for (int i = 0; i < want.length; i++) {
+            JobRequest j = jobs.get(i);
+            want[i] = wantedGpus(j, progress[i], (int) Math.round(j.gpus()), restartCostS);
+        }
+        return want;
+    }
+
+    /**
+     * Jobs wait: the running adaptive jobs of {@code jobs} that hold GPUs only because nobody waited, in the order they
+     * give them back, each with the least it keeps; the caller takes GPUs back from them until the waiting jobs fit.
+     * By default none.
+     */
+    default List<SpareGpus.GiveBack> giveBackOrder(List<JobRequest> jobs, double[] progress, double restartCostS) {
+        return List.of();
+    }
+
+    /**
+     * True when jobs use idle GPUs (idle scaling): a grow while nobody waits then takes free GPUs at once, no grow is
+     * asked while a job waits, and GPUs are given back ({@link #giveBackOrder}) where the waiting jobs fit.
+     */
+    default boolean usesIdleGpus() {
+        return false;
+    }
+
+    /**
+     * The GPU count a job that arrives now is queued for: the tuner's (its gang as submitted) unless it may start
+     * straight into GPUs nobody waits for ({@code spare}, from which it then {@link SpareGpus#take takes} them).
+     */
+    default int arrivalGpus(JobRequest job, SpareGpus spare) {
+        return (int) Math.round(job.gpus());
     }
 
     /** {@code job} as it waits for {@code gpus} GPUs: the gang it is queued as (its grow requests too). */
@@ -47,6 +78,10 @@ public interface AdaptiveJobs {
 
     /** {@code job} as it holds {@code gpus} GPUs while it runs: one task of a GPU's share of a node each. */
     JobRequest inPlace(JobRequest job, int gpus);
+
+    /** The job (re)starts on {@code gpus} GPUs from {@code progress}: about to be timed for its next stint. */
+    default void restarting(JobRequest job, int gpus, double progress) {
+    }
 
     /** One stint of the job ended: it trained from {@code fromProgress} to {@code toProgress} on {@code nodes}. */
     void trained(JobRequest job, List<String> nodes, double fromProgress, double toProgress);

@@ -71,11 +71,7 @@ final class Replay {
         this.jobs = jobs;
         this.listener = listener;
         this.outcomes = new ArrayList<>(jobs.size());
-        double clusterGpus = 0;
-        for (NodeSpec n : nodes) {
-            clusterGpus += n.capacity().gpus();
-        }
-        this.service = new TenantServiceMeter(clusterGpus);
+        this.service = new TenantServiceMeter(nodes.stream().mapToDouble(n -> n.capacity().gpus()).sum());
         this.start = jobs.isEmpty() ? 0 : jobs.get(0).submitTime();
         this.clock = new VirtualClock(start);
         this.reportEvery = Math.max(1, jobs.size() / 200);
@@ -143,7 +139,9 @@ final class Replay {
             engine.release(r.job.id());
             if (adapts(r)) {
                 resizing.drop(r.job.id());
-                adaptive.trained(r.job, r.current.nodes(), r.progress, adaptive.model().total(r.job));
+            }
+            if (timing(r) != null) {
+                stintTrained(r, r.progress, timing(r).total(r.job));
             }
             service.finished(r.job.user(), r.job.gpus());
             if (fair != null) {
@@ -180,7 +178,10 @@ final class Replay {
         return arrived;
     }
 
-    /** Queues the jobs that arrived now, at their tenants' fair-share priority if there is fair share. */
+    /**
+     * Queues the jobs that arrived now, at their tenants' fair-share priority if there is fair share; adaptive jobs
+     * as {@link InPlaceResizing#sizeArrivals} sizes them, and jobs holding idle GPUs make room for them at once.
+     */
     private void admit(List<JobRun> arrived) {
         if (fair != null) {
             boolean newTenant = false;
@@ -200,8 +201,14 @@ final class Replay {
                 pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
             }
         }
-        for (JobRun r : arrived) {
-            engine.submit(r.job, true);
+        boolean resized = resizing != null && !arrived.isEmpty();
+        if (resized) {
+            resizing.sizeArrivals(arrived, service);
+        }
+        arrived.forEach(r -> engine.submit(r.job, true));
+        if (resized) {
+            resizing.makeRoom(List.copyOf(running.values()), adaptive.model().restartDelayS() + preemptionCostS,
+                    this::progressNow, this::restartOn);
         }
     }
 
@@ -213,9 +220,7 @@ final class Replay {
         if (timing(r) != null) {
             double before = r.progress;
             r.progress = progressNow(r);
-            if (adapts(r)) {
-                adaptive.trained(r.job, r.current.nodes(), before, r.progress);
-            }
+            stintTrained(r, before, r.progress);
         }
         r.remainingS = Math.max(0, r.remainingS - ran) + preemptionCostS;
         r.attainedGpuS = r.current.attainedGpuSecondsAt(now);
@@ -249,6 +254,7 @@ final class Replay {
             // Held one task per GPU from now on, so that it can grow or shrink by single GPUs (the same room).
             started = engine.resize(adaptive.inPlace(started.job(), (int) Math.round(started.job().gpus())),
                     InPlaceResizing.perGpu(started), now);
+            adaptive.restarting(started.job(), started.nodes().size(), r.progress);
         }
         if (timing != null) {
             // Sized by the policy or the tuner: each start is a (re)start on a new allocation, timed by the job model.
@@ -278,6 +284,15 @@ final class Replay {
 
     private boolean adapts(JobRun r) {
         return adaptive != null && adaptive.adapts(r.job);
+    }
+
+    /** A stint of timed {@code r} ended, having trained from {@code from} to {@code to}: its trainer records it. */
+    private void stintTrained(JobRun r, double from, double to) {
+        if (adapts(r)) {
+            adaptive.trained(r.job, r.current.nodes(), from, to);
+        } else {
+            timing(r).trained(r.job, r.current.nodes(), from, to);
+        }
     }
 
     /** Training progress of running {@code r} now: what its stint trained after the stint's restart time. */
@@ -318,7 +333,7 @@ final class Replay {
         double now = clock.now();
         double before = r.progress;
         r.progress = progressNow(r);
-        adaptive.trained(r.job, r.current.nodes(), before, r.progress);
+        stintTrained(r, before, r.progress);
         service.resized(job.user(), r.job.gpus(), job.gpus(), true);
         if (fair != null) {
             fair.stopped(r.job.user(), r.job.gpus(), r.current.startedAt(), now);
@@ -329,6 +344,7 @@ final class Replay {
         r.restartS += timing.restartDelayS() + preemptionCostS;
         r.stint++;
         r.job = job;
+        adaptive.restarting(job, nodes.size(), r.progress);
         r.current = engine.resize(job, nodes, now);
         r.remainingS = timing.restartDelayS() + preemptionCostS + timing.secondsToFinish(job, nodes, r.progress);
         completions.add(new JobRun.Completion(now + r.remainingS, seq++, r, r.stint, false));

@@ -2,6 +2,7 @@ package io.gantry.scheduling.sim;
 
 import io.gantry.scheduling.model.JobRequest;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * What a re-tune knows about the cluster's idle GPUs: whether any job waits in the queue (grow requests of running
@@ -15,13 +16,45 @@ public final class SpareGpus {
     /** No idle GPUs and nobody waiting: what a job that restarts anyway is sized with. */
     public static final SpareGpus NONE = new SpareGpus(false, new int[0]);
 
+    /** A running job (by its index in a re-tune's list) that may give idle GPUs back, down to {@code floorGpus}. */
+    public record GiveBack(int job, int floorGpus) {
+    }
+
     private final boolean jobsWaiting;
+    private final int unmetGpus;
     private final int[] freePerNode;
 
     /** @param freePerNode whole free GPUs of each node */
     public SpareGpus(boolean jobsWaiting, int[] freePerNode) {
+        this(jobsWaiting, 0, freePerNode);
+    }
+
+    /**
+     * @param unmetGpus   GPUs the waiting jobs ask for that the free GPUs do not hold (each waiting gang fitted in
+     *                    queue order, nodes filled in order; those that do not fit count whole)
+     * @param freePerNode whole free GPUs of each node
+     */
+    public SpareGpus(boolean jobsWaiting, int unmetGpus, int[] freePerNode) {
         this.jobsWaiting = jobsWaiting;
+        this.unmetGpus = unmetGpus;
         this.freePerNode = freePerNode.clone();
+    }
+
+    /** The free GPUs of each node, with {@code waiting} gangs (in queue order) given what they fit into. */
+    public static SpareGpus withWaiting(List<JobRequest> waiting, int[] freePerNode) {
+        SpareGpus left = new SpareGpus(false, freePerNode);
+        int unmet = 0;
+        for (JobRequest j : waiting) {
+            if (!left.take(j)) {
+                unmet += (int) Math.round(j.gpus());
+            }
+        }
+        return new SpareGpus(!waiting.isEmpty(), unmet, left.freePerNode);
+    }
+
+    /** GPUs the waiting jobs need that are not free: what running jobs must give back for them to start. */
+    public int unmetGpus() {
+        return unmetGpus;
     }
 
     /** True when a job (not a grow request) waits in the queue. */

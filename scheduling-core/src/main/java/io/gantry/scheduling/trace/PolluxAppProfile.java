@@ -57,6 +57,7 @@ public final class PolluxAppProfile {
     private final int maxBatch;
     private final double maxLocalBsz;
     private int measuredGpusPerNode;
+    private int measuredGpus;
 
     private PolluxAppProfile(String name, int maxEpochs, int initBatch, int maxBatch, double maxLocalBsz) {
         this.name = name;
@@ -114,12 +115,18 @@ public final class PolluxAppProfile {
                     r.number("step_time"), r.number("sync_time"));
             app.allMeasured.add(m);
             app.measuredGpusPerNode = Math.max(app.measuredGpusPerNode, (m.replicas() + m.nodes() - 1) / m.nodes());
+            app.measuredGpus = Math.max(app.measuredGpus, m.replicas());
         }
         return app;
     }
 
     public String name() {
         return name;
+    }
+
+    /** The most GPUs one measured configuration of the profile ran on (0 when it measured none across nodes). */
+    public int measuredGpus() {
+        return measuredGpus;
     }
 
     /**

@@ -5,9 +5,12 @@ import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.sim.AdaptiveJobs;
 import io.gantry.scheduling.sim.SpareGpus;
 import io.gantry.scheduling.trace.NodeShape;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -18,8 +21,9 @@ import java.util.TreeSet;
  * is left: each GPU up to the count, at most its cap, must do at least the tuner's minimum share (0.7 by default) of
  * one GPU's work, judged on the predicted seconds to finish. A change must pay for its own checkpoint-restart: a
  * grow only if it finishes sooner restart included, a shrink only if it saves GPU-seconds restart included. With
- * idle scaling on, a job may also grow past the rule into GPUs nobody waits for ({@link IdleScaling}). No constant
- * here was chosen on a workload.
+ * idle scaling on, jobs also share the GPUs nobody waits for ({@link IdleScaling}), and a job may take the longer
+ * plan of the epochs it was submitted with, if a larger batch that reaches its target only in those epochs finishes
+ * sooner on the GPUs it gets ({@link #restarting}). No constant here was chosen on a workload.
  */
 public final class AdaptiveRetuner implements AdaptiveJobs {
 
@@ -27,6 +31,9 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
     public static final double RETUNE_INTERVAL_S = 60;
 
     private final Map<String, RetunePlan> plans;
+    private final Map<String, RetunePlan> longer;
+    /** Jobs that took their longer plan: for good, as they may have trained at a batch only it allows. */
+    private final Set<String> lengthened = new HashSet<>();
     private final double minScalingEfficiency;
     private final NodeShape shape;
     private final AdaptiveTraining training;
@@ -34,16 +41,17 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
     private final Map<String, TreeSet<Integer>> batchesUsed = new HashMap<>();
 
     /**
-     * @param plans by job id: the jobs it re-tunes (trace jobs and their {@code --repeat} copies)
-     * @param shape the cluster's node type, for the gangs jobs are queued as
+     * @param plans        by job id: the jobs it re-tunes (trace jobs and their {@code --repeat} copies), each with
+     *                     the one-time tuner's epochs
+     * @param longer       by job id, where it allows more batches: the job's plan for the epochs it was submitted
+     *                     with, which idle scaling may switch it to ({@link #restarting})
+     * @param shape        the cluster's node type, for the gangs jobs are queued as
+     * @param idleScaling  true: jobs also scale into idle GPUs while nobody waits ({@link IdleScaling})
      */
-    AdaptiveRetuner(Map<String, RetunePlan> plans, double minScalingEfficiency, NodeShape shape) {
-        this(plans, minScalingEfficiency, shape, false);
-    }
-
-    /** @param idleScaling true: jobs also scale into idle GPUs while nobody waits ({@link IdleScaling}) */
-    AdaptiveRetuner(Map<String, RetunePlan> plans, double minScalingEfficiency, NodeShape shape, boolean idleScaling) {
+    AdaptiveRetuner(Map<String, RetunePlan> plans, Map<String, RetunePlan> longer, double minScalingEfficiency,
+                    NodeShape shape, boolean idleScaling) {
         this.plans = Map.copyOf(plans);
+        this.longer = Map.copyOf(longer);
         this.minScalingEfficiency = minScalingEfficiency;
         this.shape = shape;
         this.idleScaling = idleScaling;
@@ -79,25 +87,101 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
     }
 
     /**
-     * The rule's choice, and with idle scaling what {@link IdleScaling} adds while nobody waits; a grow into idle
-     * GPUs is taken from {@code spare}, so that jobs asked after this one in the same re-tune do not count on them.
+     * Each job's rule choice, and with idle scaling the idle GPUs {@link IdleScaling#share shared out} among the jobs
+     * while nobody waits.
      */
     @Override
-    public int wantedGpus(JobRequest job, double progress, int currentGpus, double restartCostS, SpareGpus spare) {
+    public int[] wantedGpus(List<JobRequest> jobs, double[] progress, double restartCostS, SpareGpus spare) {
+        if (!idleScaling) {
+            return AdaptiveJobs.super.wantedGpus(jobs, progress, restartCostS, spare);
+        }
+        if (spare.jobsWaiting()) {
+            // No grow while a job waits; what jobs give back for it is decided apart (giveBackOrder).
+            return jobs.stream().mapToInt(j -> (int) Math.round(j.gpus())).toArray();
+        }
+        return IdleScaling.share(asks(jobs, progress, restartCostS), spare.free());
+    }
+
+    /** With idle scaling, the jobs holding idle GPUs ({@link IdleScaling#giveBackOrder}). */
+    @Override
+    public List<SpareGpus.GiveBack> giveBackOrder(List<JobRequest> jobs, double[] progress, double restartCostS) {
+        return idleScaling ? IdleScaling.giveBackOrder(asks(jobs, progress, restartCostS)) : List.of();
+    }
+
+    @Override
+    public boolean usesIdleGpus() {
+        return idleScaling;
+    }
+
+    private List<IdleScaling.Ask> asks(List<JobRequest> jobs, double[] progress, double restartCostS) {
+        List<IdleScaling.Ask> asks = new ArrayList<>(jobs.size());
+        for (int i = 0; i < jobs.size(); i++) {
+            asks.add(ask(jobs.get(i), progress[i], (int) Math.round(jobs.get(i).gpus()), restartCostS));
+        }
+        return asks;
+    }
+
+    /** A job's part in an idle share. */
+    private IdleScaling.Ask ask(JobRequest job, double progress, int current, double restartCostS) {
         RetunePlan p = plan(job);
         double[] left = secondsLeft(p, progress);
         int rule = ScaleOutRule.gpus(left, minScalingEfficiency);
-        int ruled = ruled(left, rule, currentGpus, restartCostS);
-        if (!idleScaling) {
-            return ruled;
-        }
         // Judged on nodes of no more GPUs than the profile measured on one (IdleScaling, "as measured").
-        int want = IdleScaling.gpus(n -> p.remainingSecondsAsMeasured(n, progress), rule, ruled,
-                currentGpus, restartCostS, spare.jobsWaiting(), extra -> spare.fits(resized(job, extra)));
-        if (want > currentGpus) {
-            spare.take(resized(job, want - currentGpus));
+        return new IdleScaling.Ask(n -> idleSecondsLeft(job, n, progress), rule,
+                ruled(left, rule, current, restartCostS), current, restartCostS, p.model().gpusWithinData(Integer.MAX_VALUE));
+    }
+
+    /**
+     * With idle scaling, a job that arrives while nobody waits starts with the count its model predicts finishes
+     * soonest, up to what idle scaling would grow it to or what its submitter asked for, whichever is more, if that
+     * many GPUs are free for its gang (there is no restart to pay for yet); otherwise with the tuner's count. What it
+     * starts with is taken from {@code spare}, so that jobs arriving with it do not count on the same GPUs.
+     */
+    @Override
+    public int arrivalGpus(JobRequest job, SpareGpus spare) {
+        int tuned = (int) Math.round(job.gpus());
+        if (!idleScaling || spare.jobsWaiting()) {
+            return tuned;
         }
+        IdleScaling.Ask a = ask(job, 0, tuned, 0);
+        int want = IdleScaling.atArrival(a.left(), tuned, a.bound(),
+                n -> spare.fits(resized(job, n)));
+        spare.take(resized(job, want));
         return want;
+    }
+
+    /**
+     * Predicted seconds for idle scaling to finish from {@code progress} on {@code gpus} GPUs, as measured: on the
+     * job's plan, or on its longer plan if it has one and that is sooner there (a larger batch that reaches the
+     * target only in the epochs the job was submitted with can pay on GPUs its plan's batches cannot spread over).
+     */
+    private double idleSecondsLeft(JobRequest job, int gpus, double progress) {
+        double s = plan(job).remainingSecondsAsMeasured(gpus, progress);
+        RetunePlan l = longerPlan(job);
+        double viaLonger = l == null ? Double.NaN : l.remainingSecondsAsMeasured(gpus, progress);
+        return Double.isNaN(s) || viaLonger < s ? viaLonger : s;
+    }
+
+    /** The job's longer plan while it may still take it (idle scaling on, not taken yet); null otherwise. */
+    private RetunePlan longerPlan(JobRequest job) {
+        return idleScaling && !lengthened.contains(job.id()) ? longer.get(job.id()) : null;
+    }
+
+    /**
+     * The job (re)starts on {@code gpus} GPUs at {@code progress}: with idle scaling it takes its longer plan here if
+     * that finishes sooner on them, as idle scaling predicted when it chose the count. Only at a start, because the
+     * batches of the epochs to come, and so the run time, are fixed when a stint starts.
+     */
+    @Override
+    public void restarting(JobRequest job, int gpus, double progress) {
+        RetunePlan l = longerPlan(job);
+        if (l != null && l.remainingSecondsAsMeasured(gpus, progress) < orInfinity(plan(job).remainingSecondsAsMeasured(gpus, progress))) {
+            lengthened.add(job.id());
+        }
+    }
+
+    private static double orInfinity(double s) {
+        return Double.isNaN(s) ? Double.POSITIVE_INFINITY : s;
     }
 
     /**
@@ -172,19 +256,12 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      * before it trained.
      */
     public double finalMetric(String jobId) {
-        RetunePlan p = plans.get(jobId);
-        double worst = Double.NaN;
-        for (int b : batchesUsed.getOrDefault(jobId, new TreeSet<>())) {
-            double m = p.model().convergence().bestMetric(b, p.epochs());
-            if (Double.isNaN(worst) || !p.model().convergence().reaches(m, worst)) {
-                worst = m;
-            }
-        }
-        return worst;
+        RetunePlan p = lengthened.contains(jobId) ? longer.get(jobId) : plans.get(jobId);
+        return p.model().convergence().worstMetric(batchesUsed.getOrDefault(jobId, new TreeSet<>()), p.epochs());
     }
 
     private RetunePlan plan(JobRequest job) {
-        RetunePlan p = plans.get(job.id());
+        RetunePlan p = lengthened.contains(job.id()) ? longer.get(job.id()) : plans.get(job.id());
         if (p == null) {
             throw new IllegalArgumentException("job " + job.id() + " is not re-tuned");
         }

@@ -74,6 +74,21 @@ public final class ConvergenceModel {
         return higherIsBetter ? metric >= target : metric <= target;
     }
 
+    /**
+     * What a run that trained at each of {@code batches} for {@code epochs} epochs is credited with: the worst of what
+     * a whole run at each reaches (a mixed run is taken to be no better than its worst batch); NaN for none.
+     */
+    public double worstMetric(Iterable<Integer> batches, int epochs) {
+        double worst = Double.NaN;
+        for (int b : batches) {
+            double m = bestMetric(b, epochs);
+            if (Double.isNaN(worst) || !reaches(m, worst)) {
+                worst = m;
+            }
+        }
+        return worst;
+    }
+
     /** The fewest epochs (≤ {@code maxEpochs}) after which batch {@code batch} reaches {@code target}; 0 when it never does. */
     public int epochsToReach(double batch, double target, int maxEpochs) {
         int limit = Math.min(maxEpochs, epochsMeasured);

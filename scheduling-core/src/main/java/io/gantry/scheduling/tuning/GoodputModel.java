@@ -68,6 +68,16 @@ public final class GoodputModel {
         return measured > 0 ? Math.min(nodeGpus, measured) : nodeGpus;
     }
 
+    /**
+     * The most GPUs to predict a job's time on: as many as the profile measured one run on (when it says). Past
+     * that, the fitted throughput model is extrapolated beyond its data, and the measured profile the simulator
+     * trains by times such runs from its largest measured configuration.
+     */
+    public int gpusWithinData(int clusterGpus) {
+        int measured = limits.measuredGpus();
+        return measured > 0 ? Math.min(clusterGpus, measured) : clusterGpus;
+    }
+
     /** Pollux's {@code max_epochs}: what a job trains when it does not say otherwise. */
     public int defaultEpochs() {
         return limits.maxEpochs();

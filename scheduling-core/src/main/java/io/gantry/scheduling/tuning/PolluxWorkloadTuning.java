@@ -41,8 +41,8 @@ public final class PolluxWorkloadTuning {
     }
 
     /** One job of the file with what the tuner made of it. */
-    private record Tuning(Submitted submitted, GoodputModel model, PolluxAppProfile measured, double target,
-                          TrainingTuner.Result result) {
+    private record Tuning(Submitted submitted, GoodputModel model, PolluxAppProfile measured, int submittedEpochs,
+                          double target, TrainingTuner.Result result) {
     }
 
     private Tuning tune(JobRequest j) {
@@ -57,7 +57,7 @@ public final class PolluxWorkloadTuning {
         double target = model.convergence().bestMetric(s.batch(), submittedEpochs);
         TrainingTuner.Result r = tuner.tune(new TrainingTuner.Request(s.app(), s.replicas(), s.batch(), epochs,
                 TrainingTuner.Bounds.NONE));
-        return new Tuning(s, model, measured, target, r);
+        return new Tuning(s, model, measured, submittedEpochs, target, r);
     }
 
     /**
@@ -95,21 +95,33 @@ public final class PolluxWorkloadTuning {
     /** The same, with idle-GPU scaling ({@link IdleScaling}) when {@code idleScaling}. */
     public AdaptiveRetuner retuner(List<JobRequest> jobs, NodeShape shape, boolean idleScaling) {
         Map<String, RetunePlan> plans = new HashMap<>();
+        Map<String, RetunePlan> longer = new HashMap<>();
         Map<String, RetunePlan> shared = new HashMap<>();
         for (JobRequest j : jobs) {
             Tuning t = tune(j);
             TrainingTuner.Result r = t.result();
             int cap = Math.min(Math.max(1, t.submitted().replicas()), t.model().maxBatch());
-            String key = t.submitted().app() + "|" + t.submitted().batch() + "|" + r.batchSize() + "|" + r.epochs() + "|" + cap;
-            plans.put(j.id(), shared.computeIfAbsent(key, k -> {
-                java.util.Set<Integer> batches = new java.util.TreeSet<>(t.model().convergence().validatedBatches());
-                batches.add(t.submitted().batch());
-                batches.add(r.batchSize());
-                return new RetunePlan(t.model(), t.measured(), cap, r.epochs(), t.target(),
-                        batches.stream().mapToInt(Integer::intValue).toArray(), tuner.settings().gpusPerNode());
-            }));
+            RetunePlan plan = plan(t, cap, r.epochs(), shared);
+            plans.put(j.id(), plan);
+            RetunePlan asSubmitted = plan(t, cap, t.submittedEpochs(), shared);
+            if (asSubmitted.candidates() > plan.candidates()) {
+                longer.put(j.id(), asSubmitted);
+            }
         }
-        return new AdaptiveRetuner(plans, tuner.settings().minScalingEfficiency(), shape, idleScaling);
+        return new AdaptiveRetuner(plans, longer, tuner.settings().minScalingEfficiency(), shape, idleScaling);
+    }
+
+    /** The plan of {@code t}'s kind of job for {@code epochs} epochs (one per kind, shared by the jobs of a replay). */
+    private RetunePlan plan(Tuning t, int cap, int epochs, Map<String, RetunePlan> shared) {
+        TrainingTuner.Result r = t.result();
+        String key = t.submitted().app() + "|" + t.submitted().batch() + "|" + r.batchSize() + "|" + epochs + "|" + cap;
+        return shared.computeIfAbsent(key, k -> {
+            java.util.Set<Integer> batches = new java.util.TreeSet<>(t.model().convergence().validatedBatches());
+            batches.add(t.submitted().batch());
+            batches.add(r.batchSize());
+            return new RetunePlan(t.model(), t.measured(), cap, epochs, t.target(),
+                    batches.stream().mapToInt(Integer::intValue).toArray(), tuner.settings().gpusPerNode());
+        });
     }
 
     /** True when a job's final metric reaches its target (its application says whether higher is better). */

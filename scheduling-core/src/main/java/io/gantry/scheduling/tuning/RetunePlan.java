@@ -73,6 +73,11 @@ final class RetunePlan {
         return measured;
     }
 
+    /** How many batches reach the target within this plan's epochs. */
+    int candidates() {
+        return candidates.length;
+    }
+
     int largestCandidate() {
         return candidates[candidates.length - 1];
     }

@@ -33,4 +33,16 @@ class SpareGpusTest {
         assertFalse(spare.fits(gang(1, 2)), "two free GPUs on two nodes do not hold a 2-GPU task");
         assertTrue(spare.fits(gang(2, 1)));
     }
+
+    @Test
+    void waitingGangsTakeWhatTheyFitIntoAndTheRestIsUnmet() {
+        SpareGpus spare = SpareGpus.withWaiting(java.util.List.of(gang(1, 2), gang(1, 4), gang(2, 1)), new int[] {2, 1, 1});
+        assertTrue(spare.jobsWaiting());
+        assertEquals(4, spare.unmetGpus(), "the 4-GPU task fits nowhere; the 2-GPU one and the two 1-GPU ones fit");
+        assertEquals(0, spare.free());
+        SpareGpus none = SpareGpus.withWaiting(java.util.List.of(), new int[] {2});
+        assertFalse(none.jobsWaiting());
+        assertEquals(0, none.unmetGpus());
+        assertEquals(2, none.free());
+    }
 }

@@ -8,6 +8,7 @@ import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.policy.PolicyRegistry;
 import io.gantry.scheduling.sim.JobOutcome;
 import io.gantry.scheduling.sim.SimulationResult;
+import io.gantry.scheduling.sim.SpareGpus;
 import io.gantry.scheduling.sim.Simulator;
 import io.gantry.scheduling.trace.NodeShape;
 import io.gantry.scheduling.trace.PolluxWorkloadLoader;
@@ -115,5 +116,56 @@ class AdaptiveRetunerTest {
             double metric = idle.finalMetric(t.job().id());
             assertTrue(tuning.reachesTarget(t, metric), t.job().id() + " reaches " + metric);
         }
+    }
+
+    /**
+     * A job that arrives while nobody waits starts straight with more GPUs than the tuner gave it (no restart to pay
+     * for), and takes them from the spare ones; with a job waiting, or idle scaling off, it starts at the tuner's count.
+     */
+    @Test
+    void aJobArrivingAtAnIdleClusterStartsWithTheIdleGpusItWouldGrowInto() {
+        PolluxWorkloadTuning tuning = tuning();
+        List<JobRequest> jobs = jobs(tuning, 20);
+        AdaptiveRetuner idle = tuning.retuner(jobs, SHAPE, true);
+        JobRequest cifar = jobs.stream().filter(j -> j.user().equals("cifar10")).findFirst().orElseThrow();
+        int tuned = (int) Math.round(cifar.gpus());
+        int[] free = new int[16];
+        java.util.Arrays.fill(free, 4);
+        SpareGpus spare = new SpareGpus(false, free);
+        int first = idle.arrivalGpus(cifar, spare);
+        assertTrue(first > tuned, "more than the tuner's " + tuned + ": " + first);
+        assertEquals(64 - first, spare.free(), "its GPUs are taken from the spare ones");
+        assertEquals(tuned, idle.arrivalGpus(cifar, new SpareGpus(true, free)), "a job waits: the tuner's count");
+        assertEquals(tuned, tuning.retuner(jobs, SHAPE, false).arrivalGpus(cifar, new SpareGpus(false, free)));
+    }
+
+    /**
+     * Pollux's yolov3 jobs (workloads-0.5/workload-1, submitted at batch 64) are tuned to the epochs batch 64 needs,
+     * where no larger batch reaches their target, so their plan cannot spread over many GPUs. With idle scaling a job
+     * restarting on 32 GPUs takes its longer plan, the epochs it was submitted with, where larger batches reach the
+     * target; it trains longer, and is credited by that plan's curves. Without idle scaling nothing changes.
+     */
+    @Test
+    void onManyIdleGpusAJobTakesTheLongerPlanOfItsSubmittedEpochs() {
+        Path file = SharedTraces.tracesDir().resolve("philly-pollux/workloads-0.5/workload-1.csv");
+        PolluxWorkloadTuning tuning = new PolluxWorkloadTuning(file, TrainingTuner.fromProfiles(
+                PolluxWorkloadTuning.profilesDirFor(file), TrainingTuner.Settings.DEFAULT));
+        List<TunedJob> tuned = tuning.apply(new PolluxWorkloadLoader().load(file, SHAPE).jobs(), SHAPE, TunerMode.ADAPTIVE);
+        List<JobRequest> jobs = tuned.stream().map(TunedJob::job).toList();
+        TunedJob yolo = tuned.stream().filter(t -> t.job().user().equals("yolov3")).findFirst().orElseThrow();
+        AdaptiveRetuner frozen = tuning.retuner(jobs, SHAPE, false);
+        AdaptiveRetuner idle = tuning.retuner(jobs, SHAPE, true);
+        double planned = idle.model().total(yolo.job());
+        frozen.restarting(yolo.job(), 32, 0);
+        assertEquals(planned, frozen.model().total(yolo.job()), "no idle scaling: the plan stays");
+        idle.restarting(yolo.job(), 4, 0);
+        assertEquals(planned, idle.model().total(yolo.job()), "on the 4 GPUs batch 64 spreads over, the plan stays");
+        idle.restarting(yolo.job(), 32, 0);
+        assertTrue(idle.model().total(yolo.job()) > planned, "on 32 GPUs it trains the longer plan's epochs");
+        List<String> nodes = java.util.Collections.nCopies(32, "n");
+        idle.trained(yolo.job(), nodes, 0, idle.model().total(yolo.job()));
+        assertTrue(idle.batchesUsed(yolo.job().id()).stream().anyMatch(b -> b > 64), "at batches past 64");
+        double metric = idle.finalMetric(yolo.job().id());
+        assertTrue(tuning.reachesTarget(yolo, metric), "and reaches its target: " + metric + " against " + yolo.targetMetric());
     }
 }
