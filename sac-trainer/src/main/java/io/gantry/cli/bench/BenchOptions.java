@@ -76,13 +76,14 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                             pollux sizes its jobs itself: it runs once, under the first mode, shown as "own"
               --tuner-scaling  pollux jobs get another GPU only while it is predicted to do at
                             least E of one GPU's work (default %s)
-              --tuner-idle-scaling  with --tuner adaptive: on lets a running job grow past that rule into
-                            free GPUs while no job waits in the queue (each grow to at most 2x what it
-                            holds or its rule count, as Pollux bounds growth, only to a count its model
-                            predicts finishes sooner, restart included), and shrink back
-                            to the rule count at the first re-tune at which a job waits; off,on runs
-                            adaptive both ways on the same jobs, "on" shown as tuner adaptive+idle
-                            (default off; bench/README.md, Tuner, says why)
+              --tuner-idle-scaling  with --tuner adaptive: on shares the GPUs nobody waits for (free, and
+                            held past that rule) among the running jobs at each re-tune, to whichever
+                            saves most seconds per GPU-second, restarts counted, up to the GPUs its
+                            profile measured a run on; a job may then train the epochs it was submitted
+                            with at a larger batch; when a job waits, nobody grows and jobs holding idle
+                            GPUs give back only what it lacks; off,on runs adaptive both ways on the
+                            same jobs, "on" shown as tuner adaptive+idle (default off; bench/README.md,
+                            Tuner, says why)
               --usage-model what jobs really use of their CPU/memory request, for right-sizing and OOM
                             kills; an assumption, no trace measures it (default request: all of it;
                             bench/README.md, Tuner)
