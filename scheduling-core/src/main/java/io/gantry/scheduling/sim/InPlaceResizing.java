@@ -91,10 +91,13 @@ final class InPlaceResizing {
      * waiting jobs fit (or nobody has more to give); before the policy's round, so that it need not preempt.
      */
     void makeRoom(List<JobRun> running, double restartCostS, ProgressNow progress, RestartInPlace restart) {
+        if (!adaptive.usesIdleGpus()) {
+            return;
+        }
         List<JobRequest> waiting = waiting();
         Map<String, Integer> free = new LinkedHashMap<>();
         engine.cluster().nodes().forEach(n -> free.put(n.name(), wholeGpus(n)));
-        if (!adaptive.usesIdleGpus() || unmet(waiting, free) == 0) {
+        if (unmet(waiting, free) == 0) {
             return;
         }
         List<JobRun> adapting = running.stream().filter(r -> adaptive.adapts(r.job)).toList();
@@ -212,7 +215,7 @@ final class InPlaceResizing {
                 .thenComparingDouble(n -> -n.free().gpus()));
         List<String> out = new ArrayList<>(extra);
         for (NodeState n : byFree) {
-            for (int g = (int) Math.floor(n.free().gpus() + 1e-9); g > 0 && out.size() < extra; g--) {
+            for (int g = wholeGpus(n); g > 0 && out.size() < extra; g--) {
                 out.add(n.name());
             }
         }

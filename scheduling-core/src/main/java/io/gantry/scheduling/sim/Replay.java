@@ -179,8 +179,9 @@ final class Replay {
     }
 
     /**
-     * Queues the jobs that arrived now, at their tenants' fair-share priority if there is fair share; adaptive jobs
-     * as {@link InPlaceResizing#sizeArrivals} sizes them, and jobs holding idle GPUs make room for them at once.
+     * Queues the jobs that arrived now, at their tenants' fair-share priority if there is fair share; where adaptive
+     * jobs use idle GPUs, as {@link InPlaceResizing#sizeArrivals} sizes them, with jobs holding idle GPUs making room
+     * for them at once.
      */
     private void admit(List<JobRun> arrived) {
         if (fair != null) {
@@ -201,7 +202,7 @@ final class Replay {
                 pendingByTenant.computeIfAbsent(r.job.user(), k -> new LinkedHashSet<>()).add(r);
             }
         }
-        boolean resized = resizing != null && !arrived.isEmpty();
+        boolean resized = resizing != null && adaptive.usesIdleGpus() && !arrived.isEmpty();
         if (resized) {
             resizing.sizeArrivals(arrived, service);
         }

@@ -156,15 +156,18 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      * target only in the epochs the job was submitted with can pay on GPUs its plan's batches cannot spread over).
      */
     private double idleSecondsLeft(JobRequest job, int gpus, double progress) {
-        double s = plan(job).remainingSecondsAsMeasured(gpus, progress);
-        RetunePlan l = longerPlan(job);
-        double viaLonger = l == null ? Double.NaN : l.remainingSecondsAsMeasured(gpus, progress);
-        return Double.isNaN(s) || viaLonger < s ? viaLonger : s;
+        return soonerPlan(job, gpus, progress).remainingSecondsAsMeasured(gpus, progress);
     }
 
-    /** The job's longer plan while it may still take it (idle scaling on, not taken yet); null otherwise. */
-    private RetunePlan longerPlan(JobRequest job) {
-        return idleScaling && !lengthened.contains(job.id()) ? longer.get(job.id()) : null;
+    /**
+     * The job's plan, or its longer plan while it may still take it (idle scaling on, not taken yet) if that finishes
+     * sooner on {@code gpus} GPUs from {@code progress} (or the plan cannot run on them).
+     */
+    private RetunePlan soonerPlan(JobRequest job, int gpus, double progress) {
+        RetunePlan p = plan(job);
+        RetunePlan l = idleScaling && !lengthened.contains(job.id()) ? longer.get(job.id()) : null;
+        return l != null && l.remainingSecondsAsMeasured(gpus, progress) < orInfinity(p.remainingSecondsAsMeasured(gpus, progress))
+                ? l : p;
     }
 
     /**
@@ -174,8 +177,7 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      */
     @Override
     public void restarting(JobRequest job, int gpus, double progress) {
-        RetunePlan l = longerPlan(job);
-        if (l != null && l.remainingSecondsAsMeasured(gpus, progress) < orInfinity(plan(job).remainingSecondsAsMeasured(gpus, progress))) {
+        if (soonerPlan(job, gpus, progress) != plan(job)) {
             lengthened.add(job.id());
         }
     }
@@ -256,14 +258,19 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      * before it trained.
      */
     public double finalMetric(String jobId) {
-        RetunePlan p = lengthened.contains(jobId) ? longer.get(jobId) : plans.get(jobId);
+        RetunePlan p = plan(jobId);
         return p.model().convergence().worstMetric(batchesUsed.getOrDefault(jobId, new TreeSet<>()), p.epochs());
     }
 
     private RetunePlan plan(JobRequest job) {
-        RetunePlan p = lengthened.contains(job.id()) ? longer.get(job.id()) : plans.get(job.id());
+        return plan(job.id());
+    }
+
+    /** The plan the job trains by now: its longer one once it took it. */
+    private RetunePlan plan(String jobId) {
+        RetunePlan p = lengthened.contains(jobId) ? longer.get(jobId) : plans.get(jobId);
         if (p == null) {
-            throw new IllegalArgumentException("job " + job.id() + " is not re-tuned");
+            throw new IllegalArgumentException("job " + jobId + " is not re-tuned");
         }
         return p;
     }

@@ -49,7 +49,7 @@ final class IdleScaling {
          * go back into the pool), the rule's decision otherwise.
          */
         int base() {
-            return rule >= 1 && current > rule ? rule : ruled;
+            return grown() ? rule : ruled;
         }
 
         int bound() {

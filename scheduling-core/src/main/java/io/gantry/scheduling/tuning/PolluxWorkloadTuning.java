@@ -103,8 +103,8 @@ public final class PolluxWorkloadTuning {
             int cap = Math.min(Math.max(1, t.submitted().replicas()), t.model().maxBatch());
             RetunePlan plan = plan(t, cap, r.epochs(), shared);
             plans.put(j.id(), plan);
-            RetunePlan asSubmitted = plan(t, cap, t.submittedEpochs(), shared);
-            if (asSubmitted.candidates() > plan.candidates()) {
+            RetunePlan asSubmitted = idleScaling ? plan(t, cap, t.submittedEpochs(), shared) : plan;
+            if (asSubmitted.candidates() > plan.candidates()) { // only idle scaling switches a job to it
                 longer.put(j.id(), asSubmitted);
             }
         }
