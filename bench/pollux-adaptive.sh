@@ -65,7 +65,7 @@ for p in $POLICIES; do
         rm -rf "$OUT/$s/$d/$w-$p"
         java -Xmx1g -Dai.djl.pytorch.num_threads=1 -Dai.djl.pytorch.num_interop_threads=1 -Dai.djl.offline=true \
           -Dgantry.shared.dir="$SHARED" -jar "$JAR" bench --trace pollux --trace-file "$f" "${nodes[@]}" --policies "$p" \
-          --tuner "$TUNER" --preemption-cost "$COST" "${SCALING[@]}" "${IDLE[@]}" --out "$OUT/$s/$d/$w-$p" > "$OUT/$s/$d/$w-$p.log" 2>&1 \
+          --tuner "$TUNER" --preemption-cost "$COST" "${SCALING[@]}" "${IDLE[@]}" --per-job on --out "$OUT/$s/$d/$w-$p" > "$OUT/$s/$d/$w-$p.log" 2>&1 \
           || { echo "bench failed, see $OUT/$s/$d/$w-$p.log" >&2; exit 1; }
       done
     done

@@ -80,14 +80,7 @@ public final class BenchCommand extends PrintingCommand {
 
     /** Runs every (load, seed, policy) replay, writes the plots, and returns the rows. */
     List<BenchRow> run(BenchOptions opts) throws IOException {
-        long loadStart = System.nanoTime();
-        Trace trace = opts.split().apply(opts.trace().loader().load(opts.traceFile(), opts.nodeShape()));
-        err.printf(Locale.ROOT, "loaded %d jobs from %s (split %s: %s) in %.2f s%n", trace.jobs().size(), opts.traceFile(),
-                opts.split().cliName(), opts.split().dates(), (System.nanoTime() - loadStart) / 1e9);
-        for (String note : trace.notes()) {
-            err.println("note: " + note);
-        }
-        reportBadRows(trace.badRows());
+        Trace trace = loadTrace(opts);
         List<NodeSpec> nodes = opts.cluster();
         Resources capacity = opts.nodesFile() == null ? opts.nodeShape().capacity().times(opts.nodes())
                 : nodes.stream().map(NodeSpec::capacity).reduce(Resources.ZERO, Resources::plus);
@@ -97,6 +90,7 @@ public final class BenchCommand extends PrintingCommand {
         List<BenchRow> rows = new ArrayList<>();
         int runIndex = 0;
         PolluxWorkloadTuning polluxTuning = polluxTuning(opts);
+        PerJobCsv perJob = opts.perJob() ? new PerJobCsv() : null;
         for (double load : loads) {
             Map<String, SimulationResult> firstSeedResults = new LinkedHashMap<>();
             for (long seed : opts.seeds()) {
@@ -123,10 +117,7 @@ public final class BenchCommand extends PrintingCommand {
                             final int index = runIndex;
                             String name = runName(predicted(policy, predictor), mode, idle, opts);
                             String label = String.format(Locale.ROOT, "%s ρ=%s seed %d", name, loadLabel(load, shaped.offeredLoad()), seed);
-                            SchedulingPolicy scheduling = PolicyRegistry.create(policy);
-                            if (!Double.isNaN(opts.fairReserveS())) {
-                                scheduling = new StarvationReservation(scheduling, opts.fairReserveS());
-                            }
+                            SchedulingPolicy scheduling = scheduling(policy, opts);
                             boolean ownSizing = scheduling instanceof ElasticPolicy;
                             AdaptiveRetuner retuner = mode == TunerMode.ADAPTIVE && !ownSizing
                                     ? polluxTuning.retuner(jobs, opts.nodeShape(), idle) : null;
@@ -137,12 +128,17 @@ public final class BenchCommand extends PrintingCommand {
                             if (!result.unfinished().isEmpty()) {
                                 throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
                             }
+                            String tunerColumn = ownSizing ? OWN_SIZING : tunerLabel(mode, idle);
+                            if (perJob != null) {
+                                perJob.add(predicted(policy, predictor), tunerColumn, Double.isNaN(load) ? shaped.offeredLoad() : load,
+                                        seed, result);
+                            }
                             List<TunedJob> ran = credited(tuned, retuner, scheduling);
                             rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
                                     predicted(policy, predictor), shaped.jobs().size(), shaped.unfit().size(),
                                     trace.badRows().size(),
                                     RunMetrics.of(result, clusterGpus), result.wallS(),
-                                    TunerMetrics.of(ownSizing ? OWN_SIZING : tunerLabel(mode, idle), result, ran, capacity,
+                                    TunerMetrics.of(tunerColumn, result, ran, capacity,
                                             (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
                                     opts.preemptionCostS()));
                             if (seed == opts.seeds().get(0)) {
@@ -156,7 +152,29 @@ public final class BenchCommand extends PrintingCommand {
             plot(opts.out(), load, opts.seeds().get(0), firstSeedResults);
         }
         bar.finish();
+        if (perJob != null) {
+            perJob.write(opts.out());
+        }
         return rows;
+    }
+
+    /** The policy, with the starvation reservation of {@code --fair-reserve} around it if asked for. */
+    private static SchedulingPolicy scheduling(String policy, BenchOptions opts) {
+        SchedulingPolicy scheduling = PolicyRegistry.create(policy);
+        return Double.isNaN(opts.fairReserveS()) ? scheduling : new StarvationReservation(scheduling, opts.fairReserveS());
+    }
+
+    /** The trace's split, with how long loading took, its notes and its bad rows on stderr. */
+    private Trace loadTrace(BenchOptions opts) throws IOException {
+        long loadStart = System.nanoTime();
+        Trace trace = opts.split().apply(opts.trace().loader().load(opts.traceFile(), opts.nodeShape()));
+        err.printf(Locale.ROOT, "loaded %d jobs from %s (split %s: %s) in %.2f s%n", trace.jobs().size(), opts.traceFile(),
+                opts.split().cliName(), opts.split().dates(), (System.nanoTime() - loadStart) / 1e9);
+        for (String note : trace.notes()) {
+            err.println("note: " + note);
+        }
+        reportBadRows(trace.badRows());
+        return trace;
     }
 
     /**

@@ -30,7 +30,7 @@ import java.util.Set;
 record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape nodeShape, List<Double> loads,
                     List<String> policies, List<Long> seeds, int jobs, int repeat, FairShareTracker.Settings fairShare, double fairReserveS, Path out,
                     List<TunerMode> tuners, double tunerScaling, List<Boolean> idleScaling, UsageModel usage, double preemptionCostS, Path nodesFile,
-                    TraceSplit split, List<PredictorKind> predictors) {
+                    TraceSplit split, List<PredictorKind> predictors, boolean perJob) {
 
     static final String USAGE = """
             usage: gantry bench [--trace openb|philly|pollux|pai2020] [--trace-file PATH] [--split NAME] [--nodes 13] [--nodes-file F]
@@ -39,7 +39,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--fair-weight W] [--fair-refresh S] [--fair-reserve S] [--out DIR]
                                 [--tuner off,once,adaptive] [--tuner-scaling E] [--tuner-idle-scaling off|on|off,on]
                                 [--usage-model request|lognormal:CPU,MEM,SIGMA] [--preemption-cost S]
-                                [--predictor history,learned,oracle-durations]
+                                [--predictor history,learned,oracle-durations] [--per-job on|off]
               --trace       trace format (default openb); each has a default file under ../shared/traces
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --split       Philly's named splits: train (September 2017), validate (2017-10-01 to 10-15),
@@ -66,6 +66,9 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 nowhere, reserve nodes for it until it starts (default: no reservations);
                                 only for policies that never preempt (not tiresias or sac)
               --out         output folder (default bench/results/<timestamp>)
+              --per-job     on: also write jobs.csv, one row per job of every replay (when it was
+                            submitted, started and finished, its GPUs, restarts), to look past the
+                            means (default off: a 20,000-job window makes tens of megabytes)
               --tuner       comma list of modes, each run on the same jobs (default off): off replays the
                             trace's own requests; once (or on): the job tuner (io.gantry.scheduling.tuning)
                             sets each job before it is queued: batch size, epochs and GPUs for pollux jobs,
@@ -136,6 +139,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
         Path nodesFile;
         TraceSplit split = TraceSplit.ALL;
         List<PredictorKind> predictors = List.of(PredictorKind.HISTORY);
+        boolean perJob;
 
         /** What is replayed: trace, cluster, loads, policies, seeds, window and where results go. */
         boolean workloadFlag(String flag, String v) {
@@ -152,6 +156,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                 case "--jobs" -> jobs = positiveInt(flag, v);
                 case "--repeat" -> repeat = positiveInt(flag, v);
                 case "--out" -> out = Path.of(v);
+                case "--per-job" -> perJob = onOff(flag, v);
                 default -> {
                     return false;
                 }
@@ -238,7 +243,7 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                     : Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new BenchOptions(trace, file, nodes, shape, loads, policies, seeds, jobs, repeat,
                     fairShare ? fairSettings : null, fairReserveS, dir, tuners, tunerScaling, idleScaling, usage, preemptionCostS,
-                    nodesFile, split, predictors);
+                    nodesFile, split, predictors, perJob);
         }
     }
 

@@ -68,7 +68,7 @@ final class SummaryWriter {
         return v.toString();
     }
 
-    private static String csvValue(Object v) {
+    static String csvValue(Object v) {
         if (v == null) {
             return "";
         }

@@ -166,6 +166,41 @@ class BenchCommandTest {
                 Double.parseDouble(adaptive.get(header.indexOf("restart_s"))), 1e-2, "restarts_per_job is written to 6 decimals");
     }
 
+    /**
+     * jobs.csv takes the summary apart: one row per job of every replay, whose JCTs average to the run's avg_jct_s and
+     * whose restarts to its restarts_per_job; without --per-job on there is no such file.
+     */
+    @Test
+    void perJobRowsAddUpToTheSummary(@TempDir Path tmp) throws Exception {
+        assertRefused("--per-job takes on or off, got 'all'", "--per-job", "all");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(0, bench(err, "--trace", "pollux", "--jobs", "40", "--nodes", "16", "--node-shape", "4,64,256",
+                "--policies", "tiresias", "--tuner", "once,adaptive", "--per-job", "on", "--out", tmp.resolve("on").toString()),
+                err.toString());
+        List<String> summary = Files.readAllLines(tmp.resolve("on/summary.csv"));
+        List<String> header = List.of(summary.get(0).split(","));
+        List<String> jobs = Files.readAllLines(tmp.resolve("on/jobs.csv"));
+        List<String> jobHeader = List.of(jobs.get(0).split(","));
+        assertEquals(List.of(PerJobCsv.HEADER.split(",")), jobHeader);
+        assertEquals(1 + 2 * 40, jobs.size(), "40 jobs in each of the two runs");
+        for (String row : summary.subList(1, summary.size())) {
+            List<String> v = List.of(row.split(","));
+            String run = v.get(header.indexOf("policy")) + "/" + v.get(header.indexOf("tuner"));
+            List<List<String>> mine = jobs.subList(1, jobs.size()).stream().map(j -> List.of(j.split(",")))
+                    .filter(j -> (j.get(jobHeader.indexOf("policy")) + "/" + j.get(jobHeader.indexOf("tuner"))).equals(run))
+                    .toList();
+            assertEquals(40, mine.size(), run);
+            double jct = mine.stream().mapToDouble(j -> Double.parseDouble(j.get(jobHeader.indexOf("jct_s")))).average().orElseThrow();
+            double restarts = mine.stream().mapToDouble(j -> Double.parseDouble(j.get(jobHeader.indexOf("restarts")))).average()
+                    .orElseThrow();
+            assertEquals(Double.parseDouble(v.get(header.indexOf("avg_jct_s"))), jct, 1e-3 * jct, run);
+            assertEquals(Double.parseDouble(v.get(header.indexOf("restarts_per_job"))), restarts, 1e-5, run);
+        }
+        assertEquals(0, bench(err, "--trace", "pollux", "--jobs", "40", "--nodes", "16", "--node-shape", "4,64,256",
+                "--policies", "kube-default", "--out", tmp.resolve("off").toString()), err.toString());
+        assertTrue(Files.exists(tmp.resolve("off/summary.csv")) && !Files.exists(tmp.resolve("off/jobs.csv")));
+    }
+
     /** Exit code 2 for {@code args}, with {@code reason} on stderr. */
     private static void assertRefused(String reason, String... args) throws Exception {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
