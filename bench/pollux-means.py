@@ -5,8 +5,8 @@ configuration against pollux. Writes OUT/means.csv, OUT/means.json and OUT/summa
 and folder, in `gantry bench`'s summary shape). Restarts: mean over files of restarts and resizes per job, of the share
 of jobs restarted at least once, and of the run time charged for restarts in a file (restart s). Where the runs wrote
 jobs.csv (`--per-job on`), it also takes each Gantry-best-against-pollux comparison apart by model (OUT/by-model.csv):
-each model's jobs' mean JCT under the untuned row, Gantry's best and pollux, and what the model adds to the gap between
-the two means. Usage: pollux-means.py OUT"""
+each model's jobs' mean JCT under the untuned row, Gantry's best and pollux, what the model adds to the gap between
+the two means, and its jobs' mean restarts under Gantry's best and pollux. Usage: pollux-means.py OUT"""
 import csv, glob, json, os, re, sys
 
 LOADS = {"workloads-0.5": 0.5, "workloads": 1.0, "workloads-1.5": 1.5}
@@ -85,7 +85,8 @@ def by_model(out, bests):
         for f in files:
             name = os.path.basename(os.path.dirname(f))
             for j in csv.DictReader(open(f)):
-                jct.setdefault((j["policy"], j["tuner"]), {})[(name.rsplit("-", 1)[0], j["seed"], j["job"])] = float(j["jct_s"])
+                jct.setdefault((j["policy"], j["tuner"]), {})[(name.rsplit("-", 1)[0], j["seed"], j["job"])] = (
+                    float(j["jct_s"]), float(j["restarts"]))
         runs = {"untuned": jct.get((policy, "off")), "best": jct.get((policy, tuner)), "pollux": jct.get(("pollux", "own"))}
         if not files or any(v is None for v in runs.values()) or not (runs["untuned"].keys() == runs["best"].keys()
                                                                          == runs["pollux"].keys()):
@@ -94,18 +95,22 @@ def by_model(out, bests):
         models = sorted({model_of(k[2]) for k in runs["best"]})
         for m in models:
             keys = [k for k in runs["best"] if model_of(k[2]) == m]
-            mean = {r: sum(runs[r][k] for k in keys) / len(keys) for r in runs}
+            mean = {r: sum(runs[r][k][0] for k in keys) / len(keys) for r in runs}
+            restarts = {r: sum(runs[r][k][1] for k in keys) / len(keys) for r in ("best", "pollux")}
             rows.append({"shape": shape, "workloads": folder, "load": LOADS.get(folder), "best": f"{policy}/{tuner}",
                          "model": m, "jobs": len(keys), "untuned_jct_s": mean["untuned"], "best_jct_s": mean["best"],
                          "pollux_jct_s": mean["pollux"],
-                         "gap_s": sum(runs["best"][k] - runs["pollux"][k] for k in keys) / n})
+                         "gap_s": sum(runs["best"][k][0] - runs["pollux"][k][0] for k in keys) / n,
+                         "best_restarts": restarts["best"], "pollux_restarts": restarts["pollux"]})
     if not rows:
         return
     print("\nBy model (jobs.csv): mean JCT of each model's jobs, and what it adds to best - pollux† (s over all jobs):")
-    print(f"{'shape':<5} {'load':>4} {'model':<12} {'jobs':>5} {'untuned s':>10} {'best s':>9} {'pollux† s':>10} {'gap s':>7}")
+    print(f"{'shape':<5} {'load':>4} {'model':<12} {'jobs':>5} {'untuned s':>10} {'best s':>9} {'pollux† s':>10} {'gap s':>7} "
+          f"{'restarts a job: best / pollux†':>31}")
     for r in rows:
         print(f"{r['shape']:<5} {r['load']:>4} {r['model']:<12} {r['jobs']:>5} {r['untuned_jct_s']:>10.0f} "
-              f"{r['best_jct_s']:>9.0f} {r['pollux_jct_s']:>10.0f} {r['gap_s']:>+7.1f}")
+              f"{r['best_jct_s']:>9.0f} {r['pollux_jct_s']:>10.0f} {r['gap_s']:>+7.1f} "
+              f"{r['best_restarts']:>22.1f} / {r['pollux_restarts']:.1f}")
     with open(f"{out}/by-model.csv", "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0].keys()))
         w.writeheader()
