@@ -7,8 +7,9 @@
 # the same jobs; pollux runs once, it sizes its jobs itself), policy by policy so the slow pollux replays (about
 # 2 minutes a file) come last, then prints per-shape, per-folder means with each tuner mode against tuner off and
 # Gantry's best configuration against pollux, and writes bench/results/pollux-adaptive/means.csv, means.json and
-# summary.json (every run of every file, each with its shape and folder). Re-running with other --policies, --dirs
-# or --shapes keeps the other results, so nothing need be repeated.
+# summary.json (every run of every file, each with its shape and folder). Each run also writes jobs.csv (--per-job
+# on), from which the means script takes Gantry's best against pollux apart by model (by-model.csv). Re-running with
+# other --policies, --dirs or --shapes keeps the other results, so nothing need be repeated.
 #
 #   bench/pollux-adaptive.sh [--dirs "workloads workloads-0.5 workloads-1.5"] [--shapes "16x4 13x8"]
 #                            [--policies "tiresias sac pollux"] [--tuner off,once,adaptive] [--preemption-cost S]
