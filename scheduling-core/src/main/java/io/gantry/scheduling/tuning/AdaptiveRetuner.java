@@ -156,18 +156,29 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      * target only in the epochs the job was submitted with can pay on GPUs its plan's batches cannot spread over).
      */
     private double idleSecondsLeft(JobRequest job, int gpus, double progress) {
-        return soonerPlan(job, gpus, progress).remainingSecondsAsMeasured(gpus, progress);
+        return soonerPlan(job, gpus, progress).secondsLeft();
+    }
+
+    /** A plan and its predicted seconds to finish on some GPU count (NaN where it cannot run on them). */
+    private record PlanChoice(RetunePlan plan, double secondsLeft) {
     }
 
     /**
      * The job's plan, or its longer plan while it may still take it (idle scaling on, not taken yet) if that finishes
-     * sooner on {@code gpus} GPUs from {@code progress} (or the plan cannot run on them).
+     * sooner on {@code gpus} GPUs from {@code progress} (or the plan cannot run on them); each predicted once, as
+     * idle scaling asks this for every count it weighs.
      */
-    private RetunePlan soonerPlan(JobRequest job, int gpus, double progress) {
+    private PlanChoice soonerPlan(JobRequest job, int gpus, double progress) {
         RetunePlan p = plan(job);
+        double s = p.remainingSecondsAsMeasured(gpus, progress);
         RetunePlan l = idleScaling && !lengthened.contains(job.id()) ? longer.get(job.id()) : null;
-        return l != null && l.remainingSecondsAsMeasured(gpus, progress) < orInfinity(p.remainingSecondsAsMeasured(gpus, progress))
-                ? l : p;
+        if (l != null) {
+            double viaLonger = l.remainingSecondsAsMeasured(gpus, progress);
+            if (viaLonger < orInfinity(s)) {
+                return new PlanChoice(l, viaLonger);
+            }
+        }
+        return new PlanChoice(p, s);
     }
 
     /**
@@ -177,7 +188,7 @@ public final class AdaptiveRetuner implements AdaptiveJobs {
      */
     @Override
     public void restarting(JobRequest job, int gpus, double progress) {
-        if (soonerPlan(job, gpus, progress) != plan(job)) {
+        if (soonerPlan(job, gpus, progress).plan() != plan(job)) {
             lengthened.add(job.id());
         }
     }
