@@ -128,19 +128,18 @@ public final class BenchCommand extends PrintingCommand {
                             if (!result.unfinished().isEmpty()) {
                                 throw new IllegalStateException(name + " left " + result.unfinished().size() + " jobs unfinished");
                             }
-                            String tunerColumn = ownSizing ? OWN_SIZING : tunerLabel(mode, idle);
-                            if (perJob != null) {
-                                perJob.add(predicted(policy, predictor), tunerColumn, Double.isNaN(load) ? shaped.offeredLoad() : load,
-                                        seed, result);
-                            }
                             List<TunedJob> ran = credited(tuned, retuner, scheduling);
-                            rows.add(new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
+                            BenchRow row = new BenchRow(opts.trace().cliName(), opts.traceFile().toString(), load, shaped.offeredLoad(), seed,
                                     predicted(policy, predictor), shaped.jobs().size(), shaped.unfit().size(),
                                     trace.badRows().size(),
                                     RunMetrics.of(result, clusterGpus), result.wallS(),
-                                    TunerMetrics.of(tunerColumn, result, ran, capacity,
+                                    TunerMetrics.of(ownSizing ? OWN_SIZING : tunerLabel(mode, idle), result, ran, capacity,
                                             (j, metric) -> polluxTuning != null && polluxTuning.reachesTarget(j, metric)),
-                                    opts.preemptionCostS()));
+                                    opts.preemptionCostS());
+                            rows.add(row);
+                            if (perJob != null) {
+                                perJob.add(row, result);
+                            }
                             if (seed == opts.seeds().get(0)) {
                                 firstSeedResults.put(name, result);
                             }

@@ -9,4 +9,9 @@ import io.gantry.scheduling.tuning.TunerMetrics;
  */
 record BenchRow(String trace, String traceFile, double targetLoad, double offeredLoad, long seed, String policy,
                 int jobs, int unfit, int badRows, RunMetrics m, double wallS, TunerMetrics tuner, double preemptionCostS) {
+
+    /** The load a row is filed under: the target ρ, or the measured ρ of the recorded arrivals when none was given. */
+    double load() {
+        return Double.isNaN(targetLoad) ? offeredLoad : targetLoad;
+    }
 }

@@ -25,8 +25,7 @@ final class SummaryWriter {
     }
 
     static Object[] values(BenchRow r) {
-        double load = Double.isNaN(r.targetLoad()) ? r.offeredLoad() : r.targetLoad();
-        return new Object[] {r.trace(), r.traceFile(), load, r.seed(), r.policy(), r.jobs(), r.unfit(), r.badRows(),
+        return new Object[] {r.trace(), r.traceFile(), r.load(), r.seed(), r.policy(), r.jobs(), r.unfit(), r.badRows(),
                 r.m().avgJctS(), r.m().p50JctS(), r.m().p95JctS(), r.m().p99JctS(), r.m().avgQueueS(), r.m().avgSlowdown(),
                 r.m().makespanS(), r.m().gpuAllocRatio(), r.m().nodeCv(), r.m().jainFairness(), r.m().jainWhileWaiting(),
                 r.m().maxFtfRho(), r.wallS(),
