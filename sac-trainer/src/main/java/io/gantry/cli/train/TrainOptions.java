@@ -24,7 +24,8 @@ record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int fir
             usage: gantry train [--trace philly|openb|pollux|pai2020] [--trace-file PATH] [--split train|validate|all]
                                 [--first-jobs N] [--load 0.8,1.0,1.2] [--episodes 40] [--episode-jobs 400]
                                 [--updates 0.5] [--seed 1] [--nodes 13] [--init CHECKPOINT] [--validate-jobs N]
-                                [--residual-bound B] [--reward-scale S] [--allow-dirty] [--latency] [--out DIR]
+                                [--residual-bound B] [--reward-scale S] [--features base|extended] [--allow-dirty]
+                                [--latency] [--out DIR]
               --trace         trace format (default philly); --trace-file any other file in that format
               --split         Philly's named splits (bench/README.md, SAC): train = September 2017, validate =
                               2017-10-01 to 10-15, report = 2017-10-16 to 10-31, which training refuses;
@@ -42,6 +43,9 @@ record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int fir
                               avg JCT is the log's val_avg_jct_s and learning-curves-validation.png (default off)
               --residual-bound  the learned correction's bound B in prior + B x tanh(MLP) (default %s)
               --reward-scale  job-seconds one unit of reward stands for (default %.0f = 100 job-hours)
+              --features      base (default): the features every checkpoint so far reads; extended: also where each
+                              job stands in the whole queue, its user's share of the queue, and the run times the
+                              policy saw the user's jobs take and by how much they outlived their predictions
               --allow-dirty   train even if the git tree has uncommitted changes; the checkpoint's metadata then
                               says dirty (without it such a run is refused: a checkpoint names a clean commit)
               --latency       only measure decision latency of --init (default: %s) at 13 nodes x 32 pending
@@ -131,6 +135,14 @@ record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int fir
                     settings = settings.withRewardScale(FlagValues.positive(flag, v));
                     settingsGiven = true;
                 }
+                case "--features" -> {
+                    settings = settings.withExtendedFeatures(switch (v) {
+                        case "base" -> false;
+                        case "extended" -> true;
+                        default -> throw new IllegalArgumentException("--features is base or extended, got '" + v + "'");
+                    });
+                    settingsGiven = true;
+                }
                 case "--init" -> init = v;
                 case "--latency" -> latency = true;
                 case "--allow-dirty" -> allowDirty = true;
@@ -148,8 +160,8 @@ record TrainOptions(TraceFormat trace, Path traceFile, TraceSplit split, int fir
                 throw new IllegalArgumentException("--validate-jobs replays the validation split: it needs --split train");
             }
             if (settingsGiven && init != null) {
-                throw new IllegalArgumentException("--residual-bound and --reward-scale set a fresh agent; --init keeps "
-                        + "the checkpoint's settings");
+                throw new IllegalArgumentException("--residual-bound, --reward-scale and --features set a fresh agent;"
+                        + " --init keeps the checkpoint's settings");
             }
             Path dir = out != null ? out
                     : Path.of("sac-trainer", "runs", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));

@@ -1,6 +1,7 @@
 package io.gantry.cli.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,5 +25,20 @@ class TrainOptionsTest {
         assertEquals(dir, o.out());
         assertEquals("unknown flag --bogus", assertThrows(IllegalArgumentException.class,
                 () -> TrainOptions.parse(new String[] {"--trace-file", trace.toString(), "--bogus", "1"})).getMessage());
+    }
+
+    @Test
+    void featuresAreBaseByDefaultExtendedOnRequestAndNothingElse(@TempDir Path dir) throws IOException {
+        String trace = Files.writeString(dir.resolve("trace.csv"), "").toString();
+        assertFalse(TrainOptions.parse(new String[] {"--trace-file", trace}).settings().extendedFeatures());
+        assertTrue(TrainOptions.parse(new String[] {"--trace-file", trace, "--features", "extended"}).settings()
+                .extendedFeatures());
+        assertFalse(TrainOptions.parse(new String[] {"--trace-file", trace, "--features", "base"}).settings()
+                .extendedFeatures());
+        assertEquals("--features is base or extended, got 'all'", assertThrows(IllegalArgumentException.class,
+                () -> TrainOptions.parse(new String[] {"--trace-file", trace, "--features", "all"})).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--trace-file",
+                trace, "--features", "extended", "--init", "classpath:/sac/default"})).getMessage()
+                .contains("--init keeps the checkpoint's settings"));
     }
 }

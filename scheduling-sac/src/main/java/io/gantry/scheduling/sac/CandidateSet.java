@@ -6,9 +6,14 @@ package io.gantry.scheduling.sac;
  * start on that node are kept with {@code mask[i] = false}: the network sees them, the masked softmax
  * gives them probability exactly 0.
  *
- * @param features row-major, {@code size × Features.COUNT}
+ * @param features row-major, {@code size × width()} (the base features, then the extra ones if the policy reads them)
  */
 public record CandidateSet(float[] features, boolean[] mask, String[] jobIds, int[] nodes, int size) {
+
+    /** Features per candidate. */
+    public int width() {
+        return features.length / size;
+    }
 
     /** Index of the wait candidate: always the last. */
     public int waitIndex() {

@@ -44,7 +44,7 @@ import java.util.Set;
  */
 public final class Features {
 
-    /** The names of the features, in order; written into every checkpoint's metadata. */
+    /** The names of the base features, in order; written into every checkpoint's metadata, the extra ones after them. */
     public static final List<String> NAMES = List.of(
             "is_wait", "prior_logit_over_10",
             "job_gpu_per_task_over_node_gpu", "job_cpu_per_task_over_node_cpu", "job_mem_per_task_over_node_mem",
@@ -57,7 +57,10 @@ public final class Features {
             "global_queue_length_log1p_over_ln1001", "global_gpu_allocated_frac",
             "global_queued_gpu_demand_over_cluster_gpus_log1p", "global_running_tasks_over_nodes_over_8");
 
+    /** Base features per candidate; the extra ones ({@link #EXTRA_NAMES}) follow them. */
     public static final int COUNT = NAMES.size();
+    /** Features a checkpoint trained with {@code extendedFeatures} also reads ({@link QueueAndHistoryFeatures}). */
+    public static final List<String> EXTRA_NAMES = QueueAndHistoryFeatures.NAMES;
     /** Column of the prior logit ÷ {@link #PRIOR_SCALE}; the agent adds it back to its learned correction. */
     static final int PRIOR_INDEX = 1;
     static final float PRIOR_SCALE = 10f;
@@ -77,8 +80,14 @@ public final class Features {
     private final int windowJobs;
     private final int nodesPerJob;
     private final double priorWeight;
+    private final boolean extended;
 
     public Features(int windowJobs, int nodesPerJob, double priorWeight) {
+        this(windowJobs, nodesPerJob, priorWeight, false);
+    }
+
+    /** @param extended true: each candidate also carries {@link #EXTRA_NAMES} */
+    public Features(int windowJobs, int nodesPerJob, double priorWeight, boolean extended) {
         if (windowJobs <= LONGEST_WAITING || nodesPerJob < 2) {
             throw new IllegalArgumentException("windowJobs > " + LONGEST_WAITING + " and nodesPerJob ≥ 2 needed, got "
                     + windowJobs + " and " + nodesPerJob);
@@ -89,6 +98,22 @@ public final class Features {
         this.windowJobs = windowJobs;
         this.nodesPerJob = nodesPerJob;
         this.priorWeight = priorWeight;
+        this.extended = extended;
+    }
+
+    /** Features per candidate. */
+    public int count() {
+        return extended ? COUNT + EXTRA_NAMES.size() : COUNT;
+    }
+
+    /** Their names, in order. */
+    public List<String> names() {
+        if (!extended) {
+            return NAMES;
+        }
+        List<String> all = new ArrayList<>(NAMES);
+        all.addAll(EXTRA_NAMES);
+        return List.copyOf(all);
     }
 
     /**
@@ -119,11 +144,15 @@ public final class Features {
 
     /** Candidates for the jobs of {@code pending} (arrival order) on the cluster as tentatively charged so far. */
     CandidateSet build(double now, List<JobRequest> pending, TentativeCluster cluster) {
-        return build(now, new RoundQueue(pending, cluster), cluster);
+        return build(now, new RoundQueue(pending, cluster), cluster, new ObservedRuntimes());
     }
 
-    /** Candidates for the jobs still waiting in {@code pending} on the cluster as tentatively charged so far. */
-    CandidateSet build(double now, RoundQueue pending, TentativeCluster cluster) {
+    /**
+     * Candidates for the jobs still waiting in {@code pending} on the cluster as tentatively charged so far;
+     * {@code seen} is what the policy has seen its users' jobs do (read only with the extra features).
+     */
+    CandidateSet build(double now, RoundQueue pending, TentativeCluster cluster, ObservedRuntimes seen) {
+        int width = count();
         int[] reps = Arrays.stream(nodeClasses(cluster)).distinct().toArray();
         List<Offered> window = window(pending, cluster, reps);
 
@@ -160,7 +189,7 @@ public final class Features {
                 for (int node : nodesFor(job, cluster, reps, clusterSlots)) {
                     boolean ok = cluster.canAnchor(job, node, clusterSlots);
                     anyJob |= ok;
-                    rows.add(row(now, o, attained, urgencyRank[w], node, cluster, smallestGpu, global, 0));
+                    rows.add(row(now, o, attained, urgencyRank[w], node, cluster, smallestGpu, global, 0, pending, seen));
                     mask.add(ok);
                     jobIds.add(job.id());
                     nodes.add(node);
@@ -172,14 +201,15 @@ public final class Features {
                 for (VictimChooser.Candidate v : o.victims()) {
                     stoppedGpus += v.gpus();
                 }
-                rows.add(row(now, o, attained, urgencyRank[w], anchor, after, smallestGpu, global, stoppedGpus));
+                rows.add(row(now, o, attained, urgencyRank[w], anchor, after, smallestGpu, global, stoppedGpus, pending,
+                        seen));
                 mask.add(true);
                 anyJob = true;
                 jobIds.add(job.id());
                 nodes.add(anchor);
             }
         }
-        float[] wait = new float[COUNT];
+        float[] wait = new float[width];
         wait[0] = 1;
         System.arraycopy(global, 0, wait, COUNT - GLOBALS, GLOBALS);
         rows.add(wait);
@@ -188,12 +218,12 @@ public final class Features {
         nodes.add(-1);
 
         int n = rows.size();
-        float[] features = new float[n * COUNT];
+        float[] features = new float[n * width];
         boolean[] m = new boolean[n];
         String[] ids = jobIds.toArray(new String[0]);
         int[] nodeIdx = new int[n];
         for (int i = 0; i < n; i++) {
-            System.arraycopy(rows.get(i), 0, features, i * COUNT, COUNT);
+            System.arraycopy(rows.get(i), 0, features, i * width, width);
             m[i] = mask.get(i);
             nodeIdx[i] = nodes.get(i);
         }
@@ -201,10 +231,10 @@ public final class Features {
     }
 
     private float[] row(double now, Offered o, double attainedGpuS, double urgencyRank, int node, TentativeCluster c,
-                        long smallestGpu, float[] global, double stoppedGpus) {
+                        long smallestGpu, float[] global, double stoppedGpus, RoundQueue queue, ObservedRuntimes seen) {
         JobRequest job = o.job();
         Resources t = job.perTask();
-        float[] f = new float[COUNT];
+        float[] f = new float[count()];
         double predicted = job.predictedDurationS();
         boolean hasPrediction = predicted >= 0;
         GangPlacer n = c.nodes();
@@ -236,6 +266,9 @@ public final class Features {
         f[NEEDS_PREEMPTION_INDEX] = o.victims().isEmpty() ? 0f : 1f;
         f[21] = (float) Math.min(1.0, stoppedGpus / Math.max(1.0, job.gpus()) / 4);
         System.arraycopy(global, 0, f, COUNT - GLOBALS, GLOBALS);
+        if (extended) {
+            QueueAndHistoryFeatures.fill(f, COUNT, job, queue, seen);
+        }
         return f;
     }
 

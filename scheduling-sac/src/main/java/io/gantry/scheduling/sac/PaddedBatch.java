@@ -4,8 +4,6 @@ import java.util.List;
 
 /** A padded batch: every state is padded with masked rows to the largest candidate set in the batch. */
 final class PaddedBatch {
-    private static final int F = Features.COUNT;
-
     int n;
     int c;
     float[] states;
@@ -28,8 +26,9 @@ final class PaddedBatch {
             }
         }
         b.c = c;
-        b.states = new float[b.n * c * F];
-        b.nextStates = new float[b.n * c * F];
+        int width = batch.get(0).state().width();
+        b.states = new float[b.n * c * width];
+        b.nextStates = new float[b.n * c * width];
         b.masks = new float[b.n * c];
         b.nextMasks = new float[b.n * c];
         b.actions = new float[b.n * c];
@@ -38,11 +37,11 @@ final class PaddedBatch {
         b.targetEntropy = new double[b.n];
         for (int i = 0; i < b.n; i++) {
             Transition t = batch.get(i);
-            copy(t.state(), b.states, b.masks, i, c);
+            copy(t.state(), b.states, b.masks, i, c, width);
             b.actions[i * c + t.action()] = 1;
             b.rewards[i] = (float) t.reward();
             if (t.next() != null) {
-                copy(t.next(), b.nextStates, b.nextMasks, i, c);
+                copy(t.next(), b.nextStates, b.nextMasks, i, c, width);
                 b.notDone[i] = 1;
             }
             b.targetEntropy[i] = targetEntropyRatio * Math.log(Math.max(1, t.state().validCount()));
@@ -50,8 +49,8 @@ final class PaddedBatch {
         return b;
     }
 
-    private static void copy(CandidateSet s, float[] features, float[] masks, int row, int c) {
-        System.arraycopy(s.features(), 0, features, row * c * F, s.size() * F);
+    private static void copy(CandidateSet s, float[] features, float[] masks, int row, int c, int width) {
+        System.arraycopy(s.features(), 0, features, row * c * width, s.size() * width);
         for (int j = 0; j < s.size(); j++) {
             masks[row * c + j] = s.mask()[j] ? 1 : 0;
         }

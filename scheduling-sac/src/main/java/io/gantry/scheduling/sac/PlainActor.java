@@ -8,22 +8,26 @@ import ai.djl.nn.ParameterList;
  * overhead than the arithmetic (it was most of a replay's time). Training still runs in DJL ({@link SacAgent}).
  */
 final class PlainActor {
-    private static final int F = Features.COUNT;
-
     private final float[][] w;
     private final int h;
+    /** Features per candidate. */
+    private final int f;
     private final float bound;
 
-    private PlainActor(float[][] w, int hidden, float bound) {
+    private PlainActor(float[][] w, int hidden, int width, float bound) {
         this.w = w;
         this.h = hidden;
+        this.f = width;
         this.bound = bound;
     }
 
-    /** Copies the actor's parameters; fails if their number or sizes are not those of an MLP of {@code hidden} units. */
-    static PlainActor of(ParameterList params, int hidden, double residualBound) {
+    /**
+     * Copies the actor's parameters; fails if their number or sizes are not those of an MLP of {@code hidden} units
+     * over {@code width} features.
+     */
+    static PlainActor of(ParameterList params, int hidden, int width, double residualBound) {
         int h = hidden;
-        long[] sizes = {(long) h * F, h, (long) h * h, h, h, 1};
+        long[] sizes = {(long) h * width, h, (long) h * h, h, h, 1};
         if (params.size() != sizes.length) {
             throw new IllegalStateException("actor has " + params.size() + " parameter arrays, expected " + sizes.length);
         }
@@ -35,21 +39,24 @@ final class PlainActor {
                         + " values, expected " + sizes[i]);
             }
         }
-        return new PlainActor(w, hidden, (float) residualBound);
+        return new PlainActor(w, hidden, width, (float) residualBound);
     }
 
     /** Prior logit (from the features) + residualBound × tanh(actor MLP) of every candidate. */
     float[] logits(CandidateSet s) {
         float[] x = s.features();
+        if (s.width() != f) {
+            throw new IllegalArgumentException("candidates carry " + s.width() + " features, the actor reads " + f);
+        }
         float[] h1 = new float[h];
         float[] h2 = new float[h];
         float[] out = new float[s.size()];
         for (int r = 0; r < s.size(); r++) {
-            int base = r * F;
+            int base = r * f;
             for (int j = 0; j < h; j++) {
                 float acc = w[1][j];
-                int row = j * F;
-                for (int k = 0; k < F; k++) {
+                int row = j * f;
+                for (int k = 0; k < f; k++) {
                     acc += w[0][row + k] * x[base + k];
                 }
                 h1[j] = Math.max(0f, acc);

@@ -23,7 +23,10 @@ final class RoundQueue {
     /** Arrival indices, most urgent first; ties by arrival, as the preemptive baselines break them. */
     private final int[] byUrgency;
     private final boolean[] taken;
+    /** Each job's position in {@link #byUrgency} (0 most urgent), by arrival index. */
+    private final int[] urgencyPosition;
     private final Map<String, Integer> indexOf;
+    private final Map<String, Integer> waitingByUser = new HashMap<>();
     private int left;
     private int takes;
     private long queuedGpuMilli;
@@ -40,9 +43,14 @@ final class RoundQueue {
             order[i] = i;
             indexOf.putIfAbsent(j.id(), i); // a job is queued once; were it not, the first copy is the one taken
             queuedGpuMilli += j.total().gpuMilli();
+            waitingByUser.merge(j.user(), 1, Integer::sum);
         }
         Arrays.sort(order, Comparator.comparingDouble((Integer i) -> urgency[i]).thenComparingInt(i -> i));
         byUrgency = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+        urgencyPosition = new int[n];
+        for (int k = 0; k < n; k++) {
+            urgencyPosition[byUrgency[k]] = k;
+        }
         taken = new boolean[n];
         left = n;
     }
@@ -68,6 +76,24 @@ final class RoundQueue {
     /** The arrival index of the {@code k}-th most urgent job. */
     int byUrgency(int k) {
         return byUrgency[k];
+    }
+
+    /**
+     * Where job {@code i} stood in the whole queue by urgency when the round began: 0 the most urgent, 1 the least
+     * (0 when it was alone).
+     */
+    double urgencyRank(int i) {
+        return byUrgency.length > 1 ? urgencyPosition[i] / (double) (byUrgency.length - 1) : 0;
+    }
+
+    /** The arrival index of a job of this round, or -1. */
+    int indexOf(String jobId) {
+        return indexOf.getOrDefault(jobId, -1);
+    }
+
+    /** Jobs of {@code user} still waiting. */
+    int waitingOf(String user) {
+        return waitingByUser.getOrDefault(user, 0);
     }
 
     /** True once job {@code i} has been placed in this round. */
@@ -96,6 +122,7 @@ final class RoundQueue {
         takes++;
         JobRequest j = byArrival.get(i);
         queuedGpuMilli -= j.total().gpuMilli();
+        waitingByUser.merge(j.user(), -1, Integer::sum);
         return j;
     }
 

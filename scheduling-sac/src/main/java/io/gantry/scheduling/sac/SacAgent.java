@@ -49,13 +49,14 @@ public final class SacAgent implements AutoCloseable {
 
     /** Logit added to masked candidates: exp of it is exactly 0 in float, and unlike −∞ it keeps 0 × log p finite. */
     private static final float MASKED_LOGIT = -1e9f;
-    private static final int F = Features.COUNT;
 
     /** Mean losses and statistics of one gradient step. */
     public record UpdateStats(double criticLoss, double actorLoss, double entropy, double alpha) {
     }
 
     private final SacSettings settings;
+    /** Features per candidate: the networks' input width. */
+    private final int width;
     private final NDManager manager;
     private final Block actor;
     private final Block critic;
@@ -70,13 +71,14 @@ public final class SacAgent implements AutoCloseable {
 
     private SacAgent(SacSettings settings) {
         this.settings = settings;
+        this.width = settings.featureCount();
         this.manager = NDManager.newBaseManager(Device.cpu());
         this.actor = mlp(settings.hidden());
         this.critic = twin(settings.hidden());
         this.targetCritic = twin(settings.hidden());
         for (Block b : List.of(actor, critic, targetCritic)) {
             b.setInitializer(new XavierInitializer(), Parameter.Type.WEIGHT);
-            b.initialize(manager, DataType.FLOAT32, new Shape(1, F));
+            b.initialize(manager, DataType.FLOAT32, new Shape(1, width));
         }
         // The correction starts at exactly 0: a fresh agent is the prior.
         Block out = actor.getChildren().valueAt(actor.getChildren().size() - 1);
@@ -140,13 +142,13 @@ public final class SacAgent implements AutoCloseable {
     /** The same logits through DJL, for checking {@link #logits(CandidateSet)}. */
     float[] djlLogits(CandidateSet s) {
         try (NDManager m = manager.newSubManager()) {
-            return logits(m.create(s.features(), new Shape(s.size(), F)), plainStore, false).toFloatArray();
+            return logits(m.create(s.features(), new Shape(s.size(), width)), plainStore, false).toFloatArray();
         }
     }
 
     private PlainActor plainActor() {
         if (plainActor == null) {
-            plainActor = PlainActor.of(actor.getParameters(), settings.hidden(), settings.residualBound());
+            plainActor = PlainActor.of(actor.getParameters(), settings.hidden(), width, settings.residualBound());
         }
         return plainActor;
     }
@@ -217,9 +219,9 @@ public final class SacAgent implements AutoCloseable {
     public UpdateStats update(List<Transition> batch) {
         PaddedBatch b = PaddedBatch.of(batch, settings.targetEntropyRatio());
         try (NDManager m = manager.newSubManager()) {
-            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
+            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, width));
             NDArray mask = m.create(b.masks, new Shape(b.n, b.c));
-            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
+            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, width));
             NDArray mask2 = m.create(b.nextMasks, new Shape(b.n, b.c));
             NDArray taken = m.create(b.actions, new Shape(b.n, b.c, 1));
             NDArray reward = m.create(b.rewards);
@@ -275,8 +277,8 @@ public final class SacAgent implements AutoCloseable {
     public double criticLoss(List<Transition> batch) {
         PaddedBatch b = PaddedBatch.of(batch, settings.targetEntropyRatio());
         try (NDManager m = manager.newSubManager()) {
-            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, F));
-            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, F));
+            NDArray s = m.create(b.states, new Shape((long) b.n * b.c, width));
+            NDArray s2 = m.create(b.nextStates, new Shape((long) b.n * b.c, width));
             NDArray mask2 = m.create(b.nextMasks, new Shape(b.n, b.c));
             NDArray taken = m.create(b.actions, new Shape(b.n, b.c, 1));
             NDArray logp2 = maskedLogSoftmax(logits(s2, plainStore, false), mask2, b);

@@ -23,8 +23,9 @@ import java.util.Map;
  * A checkpoint is a folder (or a classpath folder) with two files: {@value #PARAMS} (DJL parameters of the
  * actor, the twin critics and their targets, then log α) and {@value #METADATA} (settings, the feature
  * list, reward terms, and whatever the trainer adds: trace, seed, code version). Loading refuses a
- * checkpoint whose parameters do not match the SHA-256 in its metadata or whose feature list differs from
- * this code's, so a corrupted or stale file is an error, not a silently different policy.
+ * checkpoint whose parameters do not match the SHA-256 in its metadata or whose feature list is not one this code
+ * computes (the base features, or the base then the extra ones), so a corrupted or stale file is an error, not a
+ * silently different policy. The feature list decides which of the two the loaded policy computes.
  */
 public final class SacCheckpoint {
 
@@ -46,7 +47,7 @@ public final class SacCheckpoint {
         byte[] bytes = params.toByteArray();
         JsonObject meta = new JsonObject();
         meta.add("settings", GSON.toJsonTree(settingsMap(agent.settings())));
-        meta.add("features", GSON.toJsonTree(Features.NAMES));
+        meta.add("features", GSON.toJsonTree(agent.settings().features().names()));
         meta.add("reward_terms", GSON.toJsonTree(rewardTerms(agent.settings())));
         meta.addProperty("actor", "logit = prior + " + agent.settings().residualBound() + " x tanh(MLP); prior = -"
                 + agent.settings().priorWeight() + " x ln(1 + urgency / 60 GPU-s) + " + Features.AGE_WEIGHT
@@ -75,11 +76,18 @@ public final class SacCheckpoint {
                     + " (corrupted or replaced)");
         }
         JsonArray features = meta.getAsJsonArray("features");
-        if (features == null || !Features.NAMES.equals(GSON.fromJson(features, List.class))) {
-            throw new IOException(location + " was trained on features " + features + ", this code computes "
-                    + Features.NAMES);
+        List<?> names = features == null ? null : GSON.fromJson(features, List.class);
+        SacSettings base = settingsFrom(meta.getAsJsonObject("settings"), location);
+        SacSettings settings = null;
+        for (boolean extended : new boolean[] {false, true}) {
+            if (base.withExtendedFeatures(extended).features().names().equals(names)) {
+                settings = base.withExtendedFeatures(extended);
+            }
         }
-        SacSettings settings = settingsFrom(meta.getAsJsonObject("settings"), location);
+        if (settings == null) {
+            throw new IOException(location + " was trained on features " + features + ", this code computes "
+                    + Features.NAMES + ", optionally followed by " + Features.EXTRA_NAMES);
+        }
         return SacAgent.readParameters(settings, new ByteArrayInputStream(params));
     }
 

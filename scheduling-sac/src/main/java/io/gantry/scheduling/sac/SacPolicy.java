@@ -53,6 +53,8 @@ public final class SacPolicy implements SchedulingPolicy {
     private final DecisionListener listener;
     private final SchedulingPolicy fallback = new KubeDefaultPolicy();
     private final double restartCostS = SacConfig.current().restartCostS();
+    /** What this policy has seen its users' jobs do, for the extra features; one per policy, so one per replay. */
+    private final ObservedRuntimes seen = new ObservedRuntimes();
     private String fallbackReason;
 
     private SacPolicy(SacAgent agent, SplittableRandom explore, LiveExploration liveExploration,
@@ -127,13 +129,16 @@ public final class SacPolicy implements SchedulingPolicy {
     }
 
     private Decision round(SchedulingContext ctx) {
+        if (agent.settings().extendedFeatures()) {
+            seen.observe(ctx); // only the extra features read it
+        }
         // Victims are the running jobs flagged preemptible (none where the caller may not stop jobs).
         TentativeCluster cluster = new TentativeCluster(ctx, true, restartCostS);
         RoundQueue pending = new RoundQueue(ctx.pending(), cluster);
         List<Placement> out = new ArrayList<>();
         List<String> preempted = new ArrayList<>();
         while (!pending.isEmpty()) {
-            CandidateSet s = features.build(ctx.now(), pending, cluster);
+            CandidateSet s = features.build(ctx.now(), pending, cluster, seen);
             if (!anyJobCandidate(s)) {
                 break;
             }
@@ -148,7 +153,7 @@ public final class SacPolicy implements SchedulingPolicy {
             }
             String jobId = s.jobIds()[a];
             JobRequest job = pending.take(jobId);
-            if (s.features()[a * Features.COUNT + Features.NEEDS_PREEMPTION_INDEX] > 0) {
+            if (s.features()[a * s.width() + Features.NEEDS_PREEMPTION_INDEX] > 0) {
                 List<VictimChooser.Candidate> victims = cluster.victimsFor(job,
                         Features.priorUrgencyGpuS(job, cluster.attainedGpuS(job)));
                 if (victims == null || victims.isEmpty()) {

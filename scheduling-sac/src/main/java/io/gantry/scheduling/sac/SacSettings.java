@@ -23,11 +23,14 @@ package io.gantry.scheduling.sac;
  * @param residualBound     the learned correction added to the prior logit is residualBound × tanh(network), so
  *                          learning can reorder jobs whose prior urgencies differ by less than a factor
  *                          exp(2 × residualBound ÷ priorWeight), and no more
+ * @param extendedFeatures  true: each candidate also carries {@link Features#EXTRA_NAMES} (queue composition and the
+ *                          run times the policy saw its users' jobs take); false: {@link Features#NAMES} only, as every
+ *                          checkpoint before them
  */
 public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double gamma, double tau, double learningRate,
                           double alphaLearningRate, double initialAlpha, double targetEntropyRatio, int batchSize,
                           int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight,
-                          double priorWeight, double residualBound) {
+                          double priorWeight, double residualBound, boolean extendedFeatures) {
 
     public static final double DEFAULT_PRIOR_WEIGHT = 2.0;
     public static final double DEFAULT_RESIDUAL_BOUND = 0.25;
@@ -39,6 +42,16 @@ public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double ga
         if (!(residualBound > 0)) {
             throw new IllegalArgumentException("residualBound must be > 0, got " + residualBound);
         }
+    }
+
+    /** The settings with the base features only. */
+    public SacSettings(int windowJobs, int nodesPerJob, int hidden, double gamma, double tau, double learningRate,
+                       double alphaLearningRate, double initialAlpha, double targetEntropyRatio, int batchSize,
+                       int replayCapacity, double rewardScaleJobSeconds, double balanceWeight, double fairnessWeight,
+                       double priorWeight, double residualBound) {
+        this(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
+                targetEntropyRatio, batchSize, replayCapacity, rewardScaleJobSeconds, balanceWeight, fairnessWeight,
+                priorWeight, residualBound, false);
     }
 
     /** The settings without the prior's two parameters, which then take their defaults. */
@@ -54,7 +67,7 @@ public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double ga
     public SacSettings withResidualBound(double bound) {
         return new SacSettings(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
                 targetEntropyRatio, batchSize, replayCapacity, rewardScaleJobSeconds, balanceWeight, fairnessWeight,
-                priorWeight, bound);
+                priorWeight, bound, extendedFeatures);
     }
 
     /** These settings with another reward scale (job-seconds per unit of reward). */
@@ -64,10 +77,22 @@ public record SacSettings(int windowJobs, int nodesPerJob, int hidden, double ga
         }
         return new SacSettings(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
                 targetEntropyRatio, batchSize, replayCapacity, jobSeconds, balanceWeight, fairnessWeight, priorWeight,
-                residualBound);
+                residualBound, extendedFeatures);
+    }
+
+    /** These settings with or without the extra features. */
+    public SacSettings withExtendedFeatures(boolean extended) {
+        return new SacSettings(windowJobs, nodesPerJob, hidden, gamma, tau, learningRate, alphaLearningRate, initialAlpha,
+                targetEntropyRatio, batchSize, replayCapacity, rewardScaleJobSeconds, balanceWeight, fairnessWeight,
+                priorWeight, residualBound, extended);
+    }
+
+    /** Features per candidate: the width of every network's input. */
+    public int featureCount() {
+        return features().count();
     }
 
     public Features features() {
-        return new Features(windowJobs, nodesPerJob, priorWeight);
+        return new Features(windowJobs, nodesPerJob, priorWeight, extendedFeatures);
     }
 }
