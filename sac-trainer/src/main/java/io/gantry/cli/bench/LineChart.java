@@ -38,6 +38,7 @@ public final class LineChart {
     private final boolean logX;
     private final List<Series> series = new ArrayList<>();
     private boolean fitY;
+    private boolean wholeX;
 
     public LineChart(String title, String xLabel, String yLabel, boolean logX) {
         this.title = title;
@@ -56,6 +57,12 @@ public final class LineChart {
      */
     public LineChart fitY() {
         fitY = true;
+        return this;
+    }
+
+    /** Ticks the x axis at whole numbers only (episodes), never at 3.2 of one. */
+    public LineChart wholeX() {
+        wholeX = true;
         return this;
     }
 
@@ -78,13 +85,14 @@ public final class LineChart {
         g.drawString(title, LEFT, 30);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.drawRect(LEFT, TOP, pw, ph);
-        for (int k = 0; k <= 5; k++) {
-            double fx = minX + (maxX - minX) * k / 5;
-            int px = LEFT + pw * k / 5;
+        for (double fx : xTicks(minX, maxX)) {
+            int px = LEFT + (int) Math.round((fx - minX) / (maxX - minX) * pw);
             g.setColor(new Color(0xdddddd));
             g.drawLine(px, TOP, px, TOP + ph);
             g.setColor(Color.BLACK);
             g.drawString(fmt(logX ? Math.pow(10, fx) : fx), px - 20, TOP + ph + 18);
+        }
+        for (int k = 0; k <= 5; k++) {
             double fy = minY + (maxY - minY) * k / 5;
             int py = TOP + ph - ph * k / 5;
             g.setColor(new Color(0xdddddd));
@@ -151,6 +159,25 @@ public final class LineChart {
             maxY = minY + 1;
         }
         return new double[] {minX, maxX, minY, maxY};
+    }
+
+    /** Six evenly spaced x ticks, or with {@link #wholeX} whole numbers a whole step apart from the first. */
+    private double[] xTicks(double minX, double maxX) {
+        if (!wholeX || logX) {
+            double[] t = new double[6];
+            for (int k = 0; k <= 5; k++) {
+                t[k] = minX + (maxX - minX) * k / 5;
+            }
+            return t;
+        }
+        double step = Math.max(1, Math.ceil((maxX - minX) / 5));
+        double first = Math.ceil(minX);
+        int n = (int) Math.floor((maxX - first) / step) + 1;
+        double[] t = new double[n];
+        for (int k = 0; k < n; k++) {
+            t[k] = first + k * step;
+        }
+        return t;
     }
 
     private double tx(double x) {

@@ -32,7 +32,7 @@ final class TrainingCharts {
         chart(dir, "losses", "mean losses per episode", "loss", logs, losses);
         if (!validated.isEmpty()) {
             LineChart c = new LineChart("validation split: greedy avg JCT after each episode", "episode",
-                    "avg JCT, mean over loads (s)", false).fitY();
+                    "avg JCT, mean over loads (s)", false).fitY().wholeX();
             c.add(new LineChart.Series("validation", validated.stream().mapToDouble(p -> p[0]).toArray(),
                     validated.stream().mapToDouble(p -> p[1]).toArray()));
             double start = validated.get(0)[1];
@@ -44,7 +44,7 @@ final class TrainingCharts {
 
     private static void chart(Path dir, String tag, String title, String yLabel, List<SacTraining.EpisodeLog> logs,
                               Map<String, ToDoubleFunction<SacTraining.EpisodeLog>> series) throws IOException {
-        LineChart c = new LineChart(title, "episode", yLabel, false);
+        LineChart c = new LineChart(title, "episode", yLabel, false).wholeX();
         for (Map.Entry<String, ToDoubleFunction<SacTraining.EpisodeLog>> e : series.entrySet()) {
             List<double[]> pts = new ArrayList<>();
             for (SacTraining.EpisodeLog l : logs) {

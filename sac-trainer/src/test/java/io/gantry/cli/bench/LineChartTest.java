@@ -71,4 +71,37 @@ class LineChartTest {
         }
         return rows;
     }
+
+    /** Episodes are whole: 0 to 16 is ticked at 0, 4, 8, 12 and 16, not at 3.2 of an episode. */
+    @Test
+    void wholeXTicksOnlyWholeNumbers(@TempDir Path dir) throws Exception {
+        double[] x = new double[17];
+        double[] y = new double[17];
+        for (int i = 0; i <= 16; i++) {
+            x[i] = i;
+            y[i] = 1;
+        }
+        LineChart whole = new LineChart("v", "episode", "s", false).wholeX();
+        whole.add(new LineChart.Series("validation", x, y));
+        LineChart even = new LineChart("v", "episode", "s", false);
+        even.add(new LineChart.Series("validation", x, y));
+        whole.write(dir.resolve("whole.png"));
+        even.write(dir.resolve("even.png"));
+        int pw = 900 - 80 - 200;
+        assertEquals(java.util.List.of(80, 80 + pw / 4, 80 + pw / 2, 80 + 3 * pw / 4, 80 + pw),
+                gridColumns(ImageIO.read(dir.resolve("whole.png").toFile())));
+        assertEquals(6, gridColumns(ImageIO.read(dir.resolve("even.png").toFile())).size());
+    }
+
+    /** Columns where a vertical grid line (or the frame) crosses a pixel row just below the plot's top. */
+    private static java.util.List<Integer> gridColumns(BufferedImage img) {
+        java.util.List<Integer> cols = new java.util.ArrayList<>();
+        for (int x = 80; x <= 900 - 200; x++) {
+            int rgb = img.getRGB(x, 53) & 0xffffff;
+            if (rgb == 0xdddddd || rgb == 0) {
+                cols.add(x);
+            }
+        }
+        return cols;
+    }
 }
