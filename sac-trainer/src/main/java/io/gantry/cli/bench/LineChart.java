@@ -90,7 +90,8 @@ public final class LineChart {
             g.setColor(new Color(0xdddddd));
             g.drawLine(px, TOP, px, TOP + ph);
             g.setColor(Color.BLACK);
-            g.drawString(fmt(logX ? Math.pow(10, fx) : fx), px - 20, TOP + ph + 18);
+            String label = wholeX && !logX ? String.format(java.util.Locale.ROOT, "%.0f", fx) : fmt(logX ? Math.pow(10, fx) : fx);
+            g.drawString(label, px - 20, TOP + ph + 18);
         }
         for (int k = 0; k <= 5; k++) {
             double fy = minY + (maxY - minY) * k / 5;
