@@ -12,19 +12,23 @@ import java.util.Set;
 
 /**
  * The run times a policy has seen its users' jobs take, read off its own rounds (issue 20, item 3: "observed
- * since"): a job that ran in one round and is neither running nor pending in a later one has finished, having run
- * its attained GPU-seconds ÷ its GPUs (its last stint taken to last until the later round; a round follows every end
- * in the simulator and the live scheduler, so that is when it ended). A stopped job is pending again and is not an
- * end. Per user, the last {@value #MEMORY} ends are kept with the duration that was predicted for the job at
- * submission, so that the policy can see both how long a user's jobs run and how far they outlive their predictions
- * — which a heuristic that reads one prediction per job cannot. Nothing here reads a true duration.
+ * since"): a job that ran in one round and is neither running nor pending in a later one has ended. A stopped job is
+ * pending again and is not an end. Per user, the last {@value #MEMORY} ends are kept with the duration that was
+ * predicted for the job at submission, so that the policy can see both how long a user's jobs run and how far they
+ * outlive their predictions — which a heuristic that reads one prediction per job cannot.
+ *
+ * <p>How long an ended job ran: its {@link JobRequest#trueDurationS() run time} where the caller knows it (the
+ * simulator, which knows it once the job has ended, as a live scheduler reads it off the job's terminal event; it is
+ * read for no job that has not ended), else its attained GPU-seconds ÷ its GPUs with its last stint taken to have
+ * lasted until the round that found it gone. The engine holds no round while nothing waits, so that round can come
+ * long after the end; the estimate is then too long, which is why the simulator's run time is preferred.
  */
 final class ObservedRuntimes {
 
     /** Ends kept per user: as many as the history predictor averages. */
     static final int MEMORY = 10;
 
-    private record Seen(String user, double gpus, double predictedS, double attainedGpuS, double at) {
+    private record Seen(JobRequest job, double attainedGpuS, double at) {
     }
 
     /** One end: ln(1 + run s), and ln((1 + run s) ÷ (1 + predicted s)) or NaN without a prediction. */
@@ -52,23 +56,26 @@ final class ObservedRuntimes {
         for (Iterator<Map.Entry<String, Seen>> it = running.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, Seen> e = it.next();
             if (!stillThere.contains(e.getKey())) {
-                Seen s = e.getValue();
-                ended(s, (s.attainedGpuS() + Math.max(0, now - s.at()) * s.gpus()) / s.gpus());
+                ended(e.getValue(), now);
             }
             it.remove();
         }
         for (RunningJob r : ctx.running()) {
             JobRequest j = r.job();
             if (j.gpus() > 0) {
-                running.put(j.id(), new Seen(j.user(), j.gpus(), j.predictedDurationS(), r.attainedGpuSecondsAt(now), now));
+                running.put(j.id(), new Seen(j, r.attainedGpuSecondsAt(now), now));
             }
         }
     }
 
-    private void ended(Seen s, double runS) {
+    /** {@code s} was found gone at {@code now}. */
+    private void ended(Seen s, double now) {
+        JobRequest j = s.job();
+        double runS = j.trueDurationS() >= 0 ? j.trueDurationS()
+                : (s.attainedGpuS() + Math.max(0, now - s.at()) * j.gpus()) / j.gpus();
         double logRun = Math.log1p(runS);
-        double outlived = s.predictedS() >= 0 ? logRun - Math.log1p(s.predictedS()) : Double.NaN;
-        ArrayDeque<End> ends = byUser.computeIfAbsent(s.user(), u -> new ArrayDeque<>());
+        double outlived = j.predictedDurationS() >= 0 ? logRun - Math.log1p(j.predictedDurationS()) : Double.NaN;
+        ArrayDeque<End> ends = byUser.computeIfAbsent(j.user(), u -> new ArrayDeque<>());
         ends.addLast(new End(logRun, outlived));
         if (ends.size() > MEMORY) {
             ends.removeFirst();

@@ -7,8 +7,8 @@ import java.util.List;
  * The extra features of a candidate (issue 20, item 3), what a heuristic that ranks by one prediction cannot use:
  * where the job stands in the whole queue, not only in the offered window; how much of the queue is its user's; and
  * what the policy has seen its user's jobs do ({@link ObservedRuntimes}): how many ended, how long they ran, and by
- * how much they outlived the durations predicted for them. All are known at submission or observed since; none reads
- * a true duration. They follow the base features ({@link Features#NAMES}) in a checkpoint trained with them, and are
+ * how much they outlived the durations predicted for them. All are known at submission or observed since; the only run
+ * times read are those of jobs that have ended. They follow the base features ({@link Features#NAMES}) in a checkpoint trained with them, and are
  * absent from one trained without. The "wait" candidate carries zeros here.
  */
 final class QueueAndHistoryFeatures {

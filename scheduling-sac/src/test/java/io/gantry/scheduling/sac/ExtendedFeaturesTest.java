@@ -28,8 +28,9 @@ class ExtendedFeaturesTest {
     private static final SacSettings EXTENDED = SacSettings.DEFAULT.withExtendedFeatures(true);
     private static final int EXTRA = Features.COUNT;
 
+    /** A job as the live scheduler has it: its run time unknown. */
     private static JobRequest job(String id, String user, int gpus, double submit, double predicted) {
-        return new JobRequest(id, user, 1, Resources.ofGpus(gpus, 4, 16), submit, 0, predicted, 1000);
+        return new JobRequest(id, user, 1, Resources.ofGpus(gpus, 4, 16), submit, 0, predicted, Double.NaN);
     }
 
     private static ClusterState cluster() {
@@ -65,6 +66,20 @@ class ExtendedFeaturesTest {
         assertEquals((Math.log1p(100) + Math.log1p(300)) / 2, h.meanLogRunS(), 1e-9);
         assertEquals(0, h.meanLogOutlived(), 1e-9);
         assertEquals(ObservedRuntimes.UserHistory.NONE, seen.of("bob"));
+    }
+
+    @Test
+    void aJobWhoseRunTimeTheCallerKnowsIsRecordedWithItNotWithTheTimeUntilTheNextRound() {
+        ObservedRuntimes seen = new ObservedRuntimes();
+        JobRequest simulated = new JobRequest("s", "dave", 1, Resources.ofGpus(2, 4, 16), 0, 0, 100, 250);
+        seen.observe(round(0, List.of(), List.of(new RunningJob(simulated, List.of("n0"), 0, 0))));
+        // nothing waited after it ended at 250 s, so no round came until 4,000 s
+        seen.observe(round(4000, List.of(), List.of()));
+        assertEquals(Math.log1p(250), seen.of("dave").meanLogRunS(), 1e-9);
+        JobRequest live = job("l", "erin", 2, 0, 100);
+        seen.observe(round(0, List.of(), List.of(new RunningJob(live, List.of("n0"), 0, 0))));
+        seen.observe(round(4000, List.of(), List.of()));
+        assertEquals(Math.log1p(4000), seen.of("erin").meanLogRunS(), 1e-9, "live: up to the round that found it gone");
     }
 
     @Test
