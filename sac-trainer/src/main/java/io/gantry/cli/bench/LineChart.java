@@ -91,7 +91,7 @@ public final class LineChart {
             g.drawLine(px, TOP, px, TOP + ph);
             g.setColor(Color.BLACK);
             String label = wholeX && !logX ? String.format(java.util.Locale.ROOT, "%.0f", fx) : fmt(logX ? Math.pow(10, fx) : fx);
-            g.drawString(label, px - 20, TOP + ph + 18);
+            g.drawString(label, px - g.getFontMetrics().stringWidth(label) / 2, TOP + ph + 18);
         }
         for (int k = 0; k <= 5; k++) {
             double fy = minY + (maxY - minY) * k / 5;
