@@ -2,9 +2,9 @@
 # Issue 21's one-run comparisons: Gantry's tuner modes (off, once, adaptive) under each scheduler against the
 # `pollux` peer baseline, on Pollux's 8 workloads at loads 0.5, 1.0 and 1.5 (folders workloads-0.5, workloads,
 # workloads-1.5) in Pollux's setting (16 nodes x 4 GPUs) and in Gantry's (13 x 8). `./gantry bench --trace pollux
-# --policies pollux,tiresias,sac --tuner off,once,adaptive`, as the issue words it, is this script with its
-# defaults: it runs `gantry bench` once per shape, workload file and policy (every tuner mode in that one run, on
-# the same jobs; pollux runs once, it sizes its jobs itself), policy by policy so the slow pollux replays (about
+# --policies pollux,tiresias,sac --tuner off,once,adaptive` runs all of it in one process; this script runs the same
+# replays a process per shape, file and policy (every tuner mode in that one run, on the same jobs; pollux runs
+# once, it sizes its jobs itself), so that a part can be re-run, policy by policy so the slow pollux replays (about
 # 2 minutes a file) come last, then prints per-shape, per-folder means with each tuner mode against tuner off and
 # Gantry's best configuration against pollux, and writes bench/results/pollux-adaptive/means.csv, means.json and
 # summary.json (every run of every file, each with its shape and folder). Each run also writes jobs.csv (--per-job

@@ -66,6 +66,9 @@ public final class BenchCommand extends PrintingCommand {
         }
         String usage = BenchOptions.USAGE.formatted(String.join(", ", PolicyRegistry.names()),
                 TrainingTuner.Settings.DEFAULT.minScalingEfficiency());
+        if (PolluxSuite.applies(args)) {
+            return CommandOptions.run("bench", usage, args, PolluxSuite::plan, out, err, p -> PolluxSuite.run(p, this, out));
+        }
         return CommandOptions.run("bench", usage, args, BenchOptions::parse, out, err, this::bench);
     }
 

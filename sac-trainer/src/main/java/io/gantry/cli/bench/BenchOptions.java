@@ -40,7 +40,10 @@ record BenchOptions(TraceFormat trace, Path traceFile, int nodes, NodeShape node
                                 [--tuner off,once,adaptive] [--tuner-scaling E] [--tuner-idle-scaling off|on|off,on]
                                 [--usage-model request|lognormal:CPU,MEM,SIGMA] [--preemption-cost S]
                                 [--predictor history,learned,oracle-durations] [--per-job on|off]
-              --trace       trace format (default openb); each has a default file under ../shared/traces
+              --trace       trace format (default openb); each has a default file under ../shared/traces.
+                            pollux with none of --trace-file, --nodes, --node-shape, --nodes-file: Pollux's suite,
+                            its 8 workloads at loads 0.5, 1.0 and 1.5 (--load picks among them) on 16 x 4-GPU and
+                            13 x 8-GPU nodes, with the means over the files side by side (OUT/means.csv)
               --trace-file  any other file in that format (required for pai2020, which is not shipped)
               --split       Philly's named splits: train (September 2017), validate (2017-10-01 to 10-15),
                             report (2017-10-16 to 10-31, touched only by the final run), all (default)

@@ -40,9 +40,8 @@ final class SummaryWriter {
         StringBuilder csv = new StringBuilder(String.join(",", COLUMNS)).append('\n');
         for (int i = 0; i < rows.size(); i++) {
             Object[] v = values(rows.get(i));
-            json.append("  {");
+            json.append("  {").append(jsonFields(rows.get(i)));
             for (int c = 0; c < COLUMNS.length; c++) {
-                json.append(c == 0 ? "" : ", ").append('"').append(COLUMNS[c]).append("\": ").append(jsonValue(v[c]));
                 csv.append(c == 0 ? "" : ",").append(csvValue(v[c]));
             }
             json.append(i + 1 < rows.size() ? "},\n" : "}\n");
@@ -51,6 +50,16 @@ final class SummaryWriter {
         json.append("]}\n");
         Files.writeString(dir.resolve("summary.json"), json, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("summary.csv"), csv, StandardCharsets.UTF_8);
+    }
+
+    /** The row's keys and values as JSON object members, without the braces. */
+    static String jsonFields(BenchRow row) {
+        Object[] v = values(row);
+        StringBuilder json = new StringBuilder();
+        for (int c = 0; c < COLUMNS.length; c++) {
+            json.append(c == 0 ? "" : ", ").append('"').append(COLUMNS[c]).append("\": ").append(jsonValue(v[c]));
+        }
+        return json.toString();
     }
 
     private static String jsonValue(Object v) {
