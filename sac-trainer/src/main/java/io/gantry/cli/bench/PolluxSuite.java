@@ -45,7 +45,7 @@ final class PolluxSuite {
         }
     }
 
-    /** Means over the files of one shape, load, policy and tuner mode. */
+    /** Means over the files (and seeds) of one shape, load, policy and tuner mode. */
     record Mean(String shape, double load, String policy, String tuner, int files, double avgJctS, double gpuHours,
                 double makespanS, double minTargetReached) {
     }
@@ -155,7 +155,8 @@ final class PolluxSuite {
         List<Mean> out = new ArrayList<>();
         for (List<SuiteRow> g : groups.values()) {
             SuiteRow first = g.get(0);
-            out.add(new Mean(first.shape(), first.load(), first.row().policy(), first.tuner(), g.size(),
+            int files = (int) g.stream().map(r -> r.row().traceFile()).distinct().count();
+            out.add(new Mean(first.shape(), first.load(), first.row().policy(), first.tuner(), files,
                     mean(g, r -> r.row().m().avgJctS()), mean(g, r -> r.row().tuner().gpuHours()),
                     mean(g, r -> r.row().m().makespanS()),
                     g.stream().mapToDouble(r -> r.row().tuner().targetReachedRatio()).min().orElse(Double.NaN)));
