@@ -101,6 +101,9 @@ final class PolluxSuite {
         BenchOptions whole = plan.whole();
         List<String> common = plan.common();
         List<SuiteRow> rows = new ArrayList<>();
+        int cells = SHAPES.size() * plan.loads().stream().mapToInt(load -> files(FOLDERS.get(load)).size()).sum();
+        int done = 0;
+        long started = System.nanoTime();
         for (Shape shape : SHAPES) {
             for (double load : plan.loads()) {
                 String folder = FOLDERS.get(load);
@@ -109,11 +112,13 @@ final class PolluxSuite {
                     List<String> cell = new ArrayList<>(common);
                     cell.addAll(List.of("--trace-file", file.toString(), "--nodes", shape.nodes(), "--node-shape",
                             shape.nodeShape(), "--out", whole.out().resolve(shape.name()).resolve(folder).resolve(name).toString()));
-                    out.printf(Locale.ROOT, "%s load %.1f %s%n", shape.name(), load, name);
+                    out.printf(Locale.ROOT, "[%d/%d] %s load %.1f %s%s%n", done + 1, cells, shape.name(), load, name,
+                            timeLeft(started, done, cells));
                     BenchOptions opts = BenchOptions.parse(cell.toArray(new String[0]));
                     Files.createDirectories(opts.out());
                     List<BenchRow> cellRows = bench.run(opts);
                     SummaryWriter.write(opts.out(), cellRows);
+                    done++;
                     cellRows.forEach(r -> rows.add(new SuiteRow(shape.name(), load, folder, r)));
                 }
             }
@@ -123,6 +128,23 @@ final class PolluxSuite {
         write(whole.out(), rows, means);
         out.println("wrote " + whole.out().resolve("means.csv") + ", summary.json and each file's results beside them");
         return 0;
+    }
+
+    /**
+     * How long the suite has run and, once a file has been replayed, about how long is left at that pace (the cells
+     * differ: a 16 x 4 load 1.5 file with pollux takes longest), so that hours of replays do not run blind.
+     */
+    static String timeLeft(long startedNanos, int done, int cells) {
+        if (done == 0) {
+            return "";
+        }
+        double elapsedS = (System.nanoTime() - startedNanos) / 1e9;
+        return String.format(Locale.ROOT, " (%s so far, about %s left)", minutes(elapsedS),
+                minutes(elapsedS / done * (cells - done)));
+    }
+
+    private static String minutes(double s) {
+        return String.format(Locale.ROOT, "%d min %02d s", (long) s / 60, (long) s % 60);
     }
 
     private static List<Path> files(String folder) {

@@ -62,6 +62,10 @@ class PolluxSuiteTest {
         assertEquals(8 * 3, summary.split("\"shape\": \"16x4\"", -1).length - 1);
         assertTrue(printed.contains("16x4 load 0.5: tiresias/"), printed);
         assertTrue(printed.contains("13x8 load 0.5: tiresias/"), printed);
+        // progress: every file of both shapes counted, the time left from the second on
+        assertTrue(printed.contains("[1/16] 16x4 load 0.5 workload-1\n"), printed);
+        assertTrue(printed.matches("(?s).*\\[16/16\\] 13x8 load 0.5 workload-8 \\(\\d+ min \\d\\d s so far, about \\d+ min \\d\\d s left\\)\n.*"),
+                printed);
     }
 
     @Test
