@@ -70,10 +70,10 @@ final class PolluxSuite {
      * The suite a command line asks for: its flags checked once, before hours of replays.
      *
      * @param whole  the options as given (their output folder holds the suite)
-     * @param loads  the folders' loads to run
+     * @param files  the workload files to replay, by the load of their folder, in the order asked for
      * @param common the flags every file's run shares (all but --load and --out)
      */
-    record Plan(BenchOptions whole, List<Double> loads, List<String> common) {
+    record Plan(BenchOptions whole, Map<Double, List<Path>> files, List<String> common) {
     }
 
     static Plan plan(String[] args) {
@@ -91,23 +91,25 @@ final class PolluxSuite {
                 common.add(f.value());
             }
         }
+        Map<Double, List<Path>> files = new LinkedHashMap<>();
         for (double load : loads) {
-            files(FOLDERS.get(load)); // a missing folder stops here, with where it was looked for
+            files.put(load, files(FOLDERS.get(load))); // a missing folder stops here, with where it was looked for
         }
-        return new Plan(whole, loads, common);
+        return new Plan(whole, files, common);
     }
 
     static int run(Plan plan, BenchCommand bench, PrintStream out) throws IOException {
         BenchOptions whole = plan.whole();
         List<String> common = plan.common();
         List<SuiteRow> rows = new ArrayList<>();
-        int cells = SHAPES.size() * plan.loads().stream().mapToInt(load -> files(FOLDERS.get(load)).size()).sum();
+        int cells = SHAPES.size() * plan.files().values().stream().mapToInt(List::size).sum();
         int done = 0;
         long started = System.nanoTime();
         for (Shape shape : SHAPES) {
-            for (double load : plan.loads()) {
+            for (Map.Entry<Double, List<Path>> atLoad : plan.files().entrySet()) {
+                double load = atLoad.getKey();
                 String folder = FOLDERS.get(load);
-                for (Path file : files(folder)) {
+                for (Path file : atLoad.getValue()) {
                     String name = file.getFileName().toString().replaceFirst("\\.csv$", "");
                     List<String> cell = new ArrayList<>(common);
                     cell.addAll(List.of("--trace-file", file.toString(), "--nodes", shape.nodes(), "--node-shape",
