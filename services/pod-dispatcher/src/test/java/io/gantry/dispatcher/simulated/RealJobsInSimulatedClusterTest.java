@@ -105,6 +105,13 @@ class RealJobsInSimulatedClusterTest {
         throw new AssertionError(jobId + " did not end within 120 s: " + reported);
     }
 
+    private void awaitResubmission() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (resubmitted.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
     @Test
     void aBadSpecFailsWithTheRunnersReasonNamingTheLayerAndFreesTheNode() throws Exception {
         // An MLP on digits: its first Linear layer gets the [1, 8, 8] image. The contract cannot tell (it knows no
@@ -150,6 +157,8 @@ class RealJobsInSimulatedClusterTest {
                 && failed.reason().contains("above its memory request of 64 MiB"), failed.reason());
         long needed = Long.parseLong(failed.reason().replaceAll(".*needs at least (\\d+) MiB.*", "$1"));
         assertTrue(needed > 64);
+        // The failure is reported first and the retry submitted after it, on the runner's watcher thread.
+        awaitResubmission();
         assertEquals(1, resubmitted.size());
         JobSubmitted retry = resubmitted.get(0);
         assertEquals("digits-1" + SimulatedCluster.MEMORY_RETRY_SUFFIX, retry.jobId());
