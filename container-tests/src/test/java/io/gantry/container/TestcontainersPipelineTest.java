@@ -9,10 +9,10 @@ import io.gantry.events.JobCompleted;
 import io.gantry.events.KafkaClientAuth;
 import io.gantry.events.LifecycleEvent;
 import io.gantry.events.Topics;
+import io.gantry.kafka.FreePorts;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.system.ExactlyOnceChecks;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -77,7 +77,7 @@ class TestcontainersPipelineTest {
                 Files.delete(p);
             }
         }
-        int kafkaHostPort = freePort();
+        int kafkaHostPort = FreePorts.one();
         String bootstrap = "localhost:" + kafkaHostPort;
 
         List<GenericContainer<?>> started = new ArrayList<>();
@@ -209,12 +209,6 @@ class TestcontainersPipelineTest {
             Files.writeString(LOGS.resolve(alias + ".log"), text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             // a post-mortem aid only
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,8 +55,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      */
     public EmbeddedKafkaBroker(Path dataDir, int port, int partitions) {
         this.dataDir = dataDir;
-        this.port = port == 0 ? freePort() : port;
-        this.controllerPort = freePort();
+        this.port = port == 0 ? FreePorts.one() : port;
+        this.controllerPort = FreePorts.one();
         this.partitions = partitions;
     }
 
@@ -203,15 +202,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             if (rc != 0) {
                 throw new IllegalStateException("formatting the Kafka log directory failed (" + rc + "): " + buf);
             }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            s.setReuseAddress(true);
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gantry.kafka.FreePorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ class DashboardQueriesTest {
     @Timeout(120)
     void everyPanelQueryIsAcceptedByARealPrometheusRunningTheProjectsConfiguration() throws Exception {
         try (PrometheusServer prometheus = PrometheusServer.start(Tools.ROOT.resolve("prometheus/prometheus.yml"),
-                PrometheusServer.freePort())) {
+                FreePorts.one())) {
             List<String> refused = new ArrayList<>();
             List<Dashboards.Query> all = Dashboards.queries();
             for (Dashboards.Query q : all) {

@@ -16,6 +16,7 @@ import io.gantry.events.ResourceAmounts;
 import io.gantry.events.SchedulingDecision;
 import io.gantry.events.Topics;
 import io.gantry.events.TuningOptions;
+import io.gantry.kafka.FreePorts;
 import io.gantry.kafka.TopicProbe;
 import io.gantry.system.GantryProcesses;
 import java.nio.file.Files;
@@ -89,7 +90,7 @@ class EmbeddedSystemMonitoringTest {
                 Map.entry("GANTRY_SCHEDULER_LEARNER_BATCH_SIZE", "16"),
                 Map.entry("GANTRY_SCHEDULER_LEARNER_UPDATES_PER_CHECK", "20"),
                 Map.entry("GANTRY_SCHEDULER_LEARNER_CHECK_MIN_JOBS", "15")));
-        int prometheusPort = PrometheusServer.freePort();
+        int prometheusPort = FreePorts.one();
         prometheus = PrometheusServer.start(embeddedConfiguration(prometheusPort), prometheusPort);
 
         probe = new TopicProbe(system.bootstrap());

@@ -3,7 +3,6 @@ package io.gantry.monitoring;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -31,13 +30,6 @@ final class PrometheusServer implements AutoCloseable {
         this.log = log;
         this.port = port;
         this.base = URI.create("http://127.0.0.1:" + port);
-    }
-
-    /** A free port for a server about to start (Prometheus needs its own address in its configuration). */
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /** Starts Prometheus on {@code port} with {@code config} and waits until it is ready (30 s at most). */

@@ -1,9 +1,8 @@
 package io.gantry.system;
 
+import io.gantry.kafka.FreePorts;
 import io.gantry.service.support.security.TestTokens;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,7 +38,7 @@ public final class GantryProcesses implements AutoCloseable {
     private final Map<String, Process> serviceProcesses = new LinkedHashMap<>();
     private final Map<String, Map<String, String>> serviceEnv = new LinkedHashMap<>();
     private final Map<String, Integer> ports = new LinkedHashMap<>();
-    private final int kafkaPort = freePort();
+    private final int kafkaPort = FreePorts.one();
 
     public GantryProcesses() throws IOException {
         work = Files.createTempDirectory("gantry-system");
@@ -75,7 +74,7 @@ public final class GantryProcesses implements AutoCloseable {
     /** Starts {@code services} side by side (with the broker already up), then waits until each is ready. */
     public void startServices(List<String> services, Map<String, String> env) throws Exception {
         for (String s : services) {
-            ports.put(s, freePort());
+            ports.put(s, FreePorts.one());
         }
         for (String s : services) {
             Map<String, String> e = new LinkedHashMap<>(env);
@@ -94,7 +93,7 @@ public final class GantryProcesses implements AutoCloseable {
 
     /** Starts one service alone (with the broker already up), as {@link #startServices} would start it. */
     public void startService(String s, Map<String, String> env) throws Exception {
-        ports.put(s, freePort());
+        ports.put(s, FreePorts.one());
         Map<String, String> e = new LinkedHashMap<>(env);
         e.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap());
         e.put("GANTRY_DATA_DIR", work.resolve("data").toString());
@@ -200,14 +199,6 @@ public final class GantryProcesses implements AutoCloseable {
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -1,8 +1,7 @@
 package io.gantry.ingest.prometheus;
 
+import io.gantry.kafka.FreePorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,8 +40,8 @@ public final class RealPrometheus implements AutoCloseable {
 
     public RealPrometheus() throws IOException {
         dir = Files.createTempDirectory("gantry-prometheus-test");
-        prometheusPort = freePort();
-        exporterPort = freePort();
+        prometheusPort = FreePorts.one();
+        exporterPort = FreePorts.one();
         Files.writeString(dir.resolve("prometheus.yml"), """
                 # Written by RealPrometheus for one test run.
                 global:
@@ -144,14 +143,6 @@ public final class RealPrometheus implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException(uri + " not ready after " + START_TIMEOUT + "\n" + log(logName));
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The machine's own memory figures, kB, for comparison. */
