@@ -1,8 +1,7 @@
 package io.gantry.system;
 
+import io.gantry.kafka.FreePorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,8 +32,9 @@ final class GantryLauncher implements AutoCloseable {
     private final Path work;
     private final Path run;
     private final Path output;
-    private final int portBase = freePortRun(5);
-    private final int kafkaPort = freePort();
+    /** The launcher gives its five services and the studio the six ports after this one. */
+    private final int portBase = FreePorts.run(GantryProcesses.SERVICES.size() + 1) - 1;
+    private final int kafkaPort = FreePorts.one();
     private Process launcher;
 
     GantryLauncher() throws IOException {
@@ -134,6 +134,11 @@ final class GantryLauncher implements AutoCloseable {
         }
     }
 
+    /** True while {@code ./gantry up} has not ended. */
+    boolean running() {
+        return launcher != null && launcher.isAlive();
+    }
+
     /** Waits for the launcher to end; its exit code. */
     int awaitExit(Duration timeout) throws Exception {
         if (!launcher.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -171,35 +176,5 @@ final class GantryLauncher implements AutoCloseable {
             }
         }
         leftovers().forEach(ProcessHandle::destroyForcibly);
-    }
-
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A base such that base+1 .. base+n are free now (the launcher's services take consecutive ports). */
-    private static int freePortRun(int n) {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int base = freePort() - 1;
-            if (base + n <= 65_535 && allFree(base + 1, n)) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no run of " + n + " free ports found");
-    }
-
-    private static boolean allFree(int first, int n) {
-        for (int p = first; p < first + n; p++) {
-            try (ServerSocket s = new ServerSocket(p)) {
-                s.setReuseAddress(true);
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -162,7 +162,14 @@ class LauncherSupervisionTest {
 
     /** Waits until the replay is under way, then kills the service's process as a crash would; its pid. */
     private static long killMidRun(GantryLauncher gantry, String service) throws Exception {
-        GantryProcesses.await(START, KILL_AFTER + " jobs submitted", () -> gantry.submitted() >= KILL_AFTER);
+        GantryProcesses.await(START, KILL_AFTER + " jobs submitted", () -> {
+            if (!gantry.running()) {
+                // An AssertionError is not retried: a run that ended (a service that could not start) fails at once.
+                throw new AssertionError("./gantry up ended before " + KILL_AFTER + " jobs were submitted; its output "
+                        + "ends with:\n" + gantry.tail());
+            }
+            return gantry.submitted() >= KILL_AFTER;
+        });
         // What finds the leftovers at the end must see the running system now: broker, five services, studio, replay.
         assertEquals(8, gantry.leftovers().size(), "the run's processes: " + GantryLauncher.describe(gantry.leftovers()));
         long pid = gantry.pid(service).orElseThrow(() -> new AssertionError("no pid file for " + service));
