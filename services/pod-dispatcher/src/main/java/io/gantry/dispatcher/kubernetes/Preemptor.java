@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -65,19 +66,23 @@ final class Preemptor {
         LOG.infof("preempting job %s (attempt %d) for job %s: deleting %d pod(s)", jobId, attempt, forDecision.jobId(),
                 stopping.size());
         stopping.forEach(ops::deleteQuietly);
-        if (!awaitGone(cache, lock, jobId, attempt)) {
+        // Also until the stint has ended here: the informer empties its cache before its handler (which needs the lock
+        // held here) translates the deletion, and a decision bound before that finds the job still decided and is
+        // ignored; a re-size, whose decision is the job's own next attempt, was lost that way.
+        if (!awaitGone(cache, lock, jobId, attempt, () -> job.ended)) {
             LOG.warnf("job %s's pods are still terminating after %s; job %s is bound into room they may still hold",
                     jobId, STOP_TIMEOUT, forDecision.jobId());
         }
     }
 
     /**
-     * Waits (at most {@link #STOP_TIMEOUT}) until the stint's pods are gone, holding {@code lock}, on which the pod
-     * informer signals each deletion; false when some are still there.
+     * Waits (at most {@link #STOP_TIMEOUT}) until the stint's pods are gone and {@code handled} holds, holding
+     * {@code lock}, on which the pod informer signals each deletion once it has handled it; false when some are still
+     * there or their deletion was not handled in time.
      */
-    static boolean awaitGone(PodCache cache, Object lock, String jobId, int attempt) {
+    static boolean awaitGone(PodCache cache, Object lock, String jobId, int attempt, BooleanSupplier handled) {
         long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
-        while (!cache.podsOf(jobId, attempt).isEmpty() && System.nanoTime() < deadline) {
+        while ((!cache.podsOf(jobId, attempt).isEmpty() || !handled.getAsBoolean()) && System.nanoTime() < deadline) {
             try {
                 lock.wait(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
             } catch (InterruptedException e) {
@@ -85,6 +90,6 @@ final class Preemptor {
                 return false;
             }
         }
-        return cache.podsOf(jobId, attempt).isEmpty();
+        return cache.podsOf(jobId, attempt).isEmpty() && handled.getAsBoolean();
     }
 }

@@ -57,7 +57,8 @@ final class TrainingRestarts {
                 job.attempt, current == null ? "?" : current.batchSize(), spec.batchSize(), old.size(), revision);
         job.restarting = true;
         old.forEach(ops::deleteQuietly);
-        if (!Preemptor.awaitGone(cache, lock, jobId, job.attempt)) {
+        // The old pods' deletions are no end of the job (it is restarting), so their being gone is all to wait for.
+        if (!Preemptor.awaitGone(cache, lock, jobId, job.attempt, () -> true)) {
             LOG.warnf("job %s's pods of revision %d are still terminating; its revision %d starts beside them", jobId,
                     job.revision, revision);
         }
