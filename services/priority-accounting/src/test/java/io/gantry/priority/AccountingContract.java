@@ -83,10 +83,6 @@ abstract class AccountingContract {
         }
     }
 
-    private static double seconds(Instant t) {
-        return t.getEpochSecond() + t.getNano() / 1e9;
-    }
-
     private static float gpuSeconds(String user) {
         return given().get("/users/" + user + "/usage").then().statusCode(200).extract().path("gpuSeconds");
     }
@@ -135,17 +131,18 @@ abstract class AccountingContract {
         Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(3600);
         // What the book must hold once every event below is applied, from the model it uses.
         FairShareLedger expected = new FairShareLedger(book.halfLifeS());
+        double t0S = AccountingStore.seconds(t0);
         try (TopicProbe probe = new TopicProbe(KafkaBrokerTestResource.broker().bootstrapServers())) {
             for (int i = 0; i < 4; i++) {
-                expected.charge(heavy, 4, seconds(t0) + i * 600, seconds(t0) + i * 600 + 500);
+                expected.charge(heavy, 4, t0S + i * 600, t0S + i * 600 + 500);
                 String job = "heavy-" + i + "-" + run;
                 send(probe, started(job, heavy, t0.plusSeconds(i * 600L), 4));
                 send(probe, completed(job, heavy, t0.plusSeconds(i * 600L + 500), 500));
             }
             send(probe, started("light-0-" + run, light, t0.plusSeconds(100), 1));
             send(probe, started("heavy-running-" + run, heavy, t0.plusSeconds(3000), 2)); // still running
-            expected.startRunning(light, 1, seconds(t0) + 100);
-            expected.startRunning(heavy, 2, seconds(t0) + 3000);
+            expected.startRunning(light, 1, t0S + 100);
+            expected.startRunning(heavy, 2, t0S + 3000);
             await("every event", () -> store.runningJobs(heavy).size() == 1 && intervals(heavy) == 4
                     && store.runningJobs(light).size() == 1);
         }
@@ -155,7 +152,7 @@ abstract class AccountingContract {
         await("the book to apply every event", () -> {
             Map<String, DynamicPriority.Assessment> now = book.assess(at);
             return List.of(heavy, light).stream().allMatch(u -> now.containsKey(u)
-                    && Math.abs(now.get(u).decayedGpuSeconds() - expected.decayedUsage(u, seconds(at))) < 1);
+                    && Math.abs(now.get(u).decayedGpuSeconds() - expected.decayedUsage(u, AccountingStore.seconds(at))) < 1);
         });
         Map<String, DynamicPriority.Assessment> before = book.assess(at);
         Map<String, Double> publishedBefore = book.lastPublished();

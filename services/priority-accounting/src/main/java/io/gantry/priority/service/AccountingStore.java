@@ -237,7 +237,8 @@ public class AccountingStore {
         return t.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
     }
 
-    static double seconds(Instant t) {
+    /** An instant as the fair-share ledger's seconds (what the book charges and assesses with). */
+    public static double seconds(Instant t) {
         return t.getEpochSecond() + t.getNano() / 1e9;
     }
 }
