@@ -79,7 +79,8 @@ public final class FreePorts {
         return true;
     }
 
-    private static int ephemeralLow() {
+    /** The first port of the kernel's ephemeral range; 32768, Linux's default, where it cannot be read. */
+    static int ephemeralLow() {
         // A line reader, not Files.readString: for this /proc file (size 0) that returns only its first byte ("3").
         try (BufferedReader r = Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
             return Integer.parseInt(r.readLine().trim().split("\\s+")[0]);
