@@ -109,6 +109,19 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         if (layers.size() > Limits.MAX_TRAINING_LAYERS || edges.size() > Limits.MAX_TRAINING_EDGES) {
             return;
         }
+        Map<String, LayerType> types = checkLayers(field, v);
+        // The graph-wide rules need every layer and edge well formed: on a broken one they would only add noise.
+        if (!checkEdges(field, types.keySet(), v) || types.size() != layers.size()) {
+            return;
+        }
+        checkInputCounts(field, types, v);
+        if (checkAcyclic(field, v)) {
+            checkConnected(field, types, v);
+        }
+    }
+
+    /** Checks each layer on its own and the Input/Output counts; returns the type of every layer with a valid id. */
+    private Map<String, LayerType> checkLayers(String field, Violations v) {
         Map<String, LayerType> types = new HashMap<>();
         int inputs = 0;
         int outputs = 0;
@@ -144,6 +157,11 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         if (outputs != 1) {
             v.add(field + ".layers", "must hold exactly one Output layer, has " + outputs);
         }
+        return types;
+    }
+
+    /** Every edge joins two declared layers, once; false when one does not. */
+    private boolean checkEdges(String field, Set<String> declared, Violations v) {
         boolean edgesOk = true;
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < edges.size(); i++) {
@@ -154,11 +172,11 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
                 edgesOk = false;
                 continue;
             }
-            if (!types.containsKey(e.from())) {
+            if (!declared.contains(e.from())) {
                 v.add(f + ".from", "names no declared layer: '" + abbreviate(e.from()) + "'");
                 edgesOk = false;
             }
-            if (!types.containsKey(e.to())) {
+            if (!declared.contains(e.to())) {
                 v.add(f + ".to", "names no declared layer: '" + abbreviate(e.to()) + "'");
                 edgesOk = false;
             }
@@ -167,9 +185,11 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
                 edgesOk = false;
             }
         }
-        if (!edgesOk || types.size() != layers.size()) {
-            return;
-        }
+        return edgesOk;
+    }
+
+    /** Each layer has as many inputs as its type takes, and the Output feeds nothing. */
+    private void checkInputCounts(String field, Map<String, LayerType> types, Violations v) {
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
             LayerType t = types.get(l.id());
@@ -186,15 +206,23 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
                 v.add(field + ".layers[" + i + "]", "layer '" + l.id() + "' (Output) must not feed another layer");
             }
         }
+    }
+
+    /** False, with the layers on a cycle named, when the edges form one. */
+    private boolean checkAcyclic(String field, Violations v) {
         List<Layer> order = topologicalOrder();
-        if (order.size() != layers.size()) {
-            Set<String> sorted = new HashSet<>();
-            order.forEach(l -> sorted.add(l.id()));
-            List<String> cyclic = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id)).toList();
-            v.add(field + ".edges", "form a cycle through layer(s) " + String.join(", ", cyclic));
-            return;
+        if (order.size() == layers.size()) {
+            return true;
         }
-        // Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake.
+        Set<String> sorted = new HashSet<>();
+        order.forEach(l -> sorted.add(l.id()));
+        List<String> cyclic = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id)).toList();
+        v.add(field + ".edges", "form a cycle through layer(s) " + String.join(", ", cyclic));
+        return false;
+    }
+
+    /** Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake. */
+    private void checkConnected(String field, Map<String, LayerType> types, Violations v) {
         String in = layers.stream().filter(l -> types.get(l.id()) == LayerType.Input).map(Layer::id).findFirst().orElse(null);
         String out = layers.stream().filter(l -> types.get(l.id()) == LayerType.Output).map(Layer::id).findFirst().orElse(null);
         if (in == null || out == null) {

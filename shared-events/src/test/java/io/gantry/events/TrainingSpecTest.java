@@ -99,6 +99,30 @@ class TrainingSpecTest {
     }
 
     @Test
+    void eachGraphRuleNamesWhatBrokeIt() throws Exception {
+        ObjectNode n = submitted();
+        ((ObjectNode) training(n).get("model").get("edges").get(1)).put("to", "in"); // conv1 -> in closes a loop
+        ((ArrayNode) training(n).get("model").get("edges")).addObject().put("from", "in").put("to", "relu1");
+        Map<String, String> v = violations(n);
+        assertTrue(v.get("training.model.edges").contains("form a cycle through layer(s) in, conv1"), v.toString());
+
+        n = submitted();
+        ((ArrayNode) training(n).get("model").get("edges")).addObject().put("from", "in").put("to", "conv1");
+        v = violations(n);
+        assertEquals("repeats the edge in -> conv1", v.get("training.model.edges[6]"), v.toString());
+
+        n = submitted();
+        layer(n, 2).put("id", "conv1");
+        v = violations(n);
+        assertEquals("layer 'conv1' is declared twice", v.get("training.model.layers[2].id"), v.toString());
+
+        n = submitted();
+        ((ArrayNode) training(n).get("model").get("edges")).addObject().put("from", "out").put("to", "drop");
+        v = violations(n);
+        assertTrue(v.get("training.model.layers[6]").contains("'out' (Output) must not feed another layer"), v.toString());
+    }
+
+    @Test
     void datasetOptimizerAndHyperParametersAreChecked() throws Exception {
         ObjectNode n = submitted();
         training(n).put("dataset", "mnist");
