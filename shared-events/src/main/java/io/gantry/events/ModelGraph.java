@@ -216,9 +216,14 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         }
         Set<String> sorted = new HashSet<>();
         order.forEach(l -> sorted.add(l.id()));
-        List<String> cyclic = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id)).toList();
+        // Kahn's sort also leaves out every layer downstream of a cycle; name only the layers on one.
+        List<String> cyclic = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id) && onCycle(id)).toList();
         v.add(field + ".edges", "form a cycle through layer(s) " + String.join(", ", cyclic));
         return false;
+    }
+
+    private boolean onCycle(String id) {
+        return edges.stream().anyMatch(e -> id.equals(e.from()) && reach(e.to(), true).contains(id));
     }
 
     /** Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake. */
