@@ -222,8 +222,10 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         return false;
     }
 
-    private boolean onCycle(String id) {
-        return edges.stream().anyMatch(e -> id.equals(e.from()) && reach(e.to(), true).contains(id));
+    /** True when a path of edges leads from layer {@code id} back to it; null edges (a graph not yet checked) are skipped. */
+    public boolean onCycle(String id) {
+        return edges.stream().anyMatch(e -> e != null && id.equals(e.from()) && e.to() != null
+                && reach(e.to(), true).contains(id));
     }
 
     /** Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake. */
@@ -251,6 +253,9 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         while (!todo.isEmpty()) {
             String id = todo.poll();
             for (Edge e : edges) {
+                if (e == null) {
+                    continue;
+                }
                 String next = forward ? (id.equals(e.from()) ? e.to() : null) : (id.equals(e.to()) ? e.from() : null);
                 if (next != null && seen.add(next)) {
                     todo.add(next);

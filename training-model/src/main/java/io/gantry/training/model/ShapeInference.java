@@ -4,10 +4,8 @@ import io.gantry.events.LayerType;
 import io.gantry.events.ModelGraph;
 import io.gantry.events.TrainingSpec;
 import io.gantry.events.Violation;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -166,7 +164,7 @@ public final class ShapeInference {
             }
             for (String id : left) {
                 int i = indexOf(id);
-                if (reaches(id, id)) {
+                if (graph.onCycle(id)) {
                     fail(field + ".layers[" + i + "]", id, "layer '" + id + "' is on a cycle (layers that cannot be "
                             + "ordered: " + String.join(", ", left) + ")", true);
                 } else {
@@ -174,25 +172,6 @@ public final class ShapeInference {
                             false);
                 }
             }
-        }
-
-        private boolean reaches(String from, String target) {
-            Set<String> seen = new HashSet<>();
-            Deque<String> todo = new ArrayDeque<>(List.of(from));
-            while (!todo.isEmpty()) {
-                String id = todo.poll();
-                for (ModelGraph.Edge e : graph.edges()) {
-                    if (e != null && id.equals(e.from()) && e.to() != null) {
-                        if (e.to().equals(target)) {
-                            return true;
-                        }
-                        if (seen.add(e.to())) {
-                            todo.add(e.to());
-                        }
-                    }
-                }
-            }
-            return false;
         }
 
         private void fail(String at, String nodeId, String reason, boolean rootCause) {
