@@ -113,7 +113,8 @@ submitted = s.get("submitted", 0)
 ended = s.get("completed", 0) + s.get("failed", 0) + s.get("rejected", 0)
 report = {
     "submitted": submitted, "ended": ended,
-    "duplicates": s.get("duplicates"), "unfinished": s.get("unfinished"),
+    "duplicates": s.get("duplicates"), "duplicate_events": s.get("duplicate_events", []),
+    "unfinished": s.get("unfinished"),
     # Lost: the replay has no summary (it died) or a submitted job never reached a terminal state.
     "lost": s.get("unfinished") if s else None,
     "consumer_lag_after": lag, "per_process": per,
@@ -132,6 +133,8 @@ for name, p in sorted(per.items()):
 print(f"jobs submitted {submitted}, ended {ended}, duplicates {report['duplicates']}, "
       f"unfinished {report['unfinished']}, consumer lag after {lag}; {report['missed_kills']} kills missed; "
       f"{report['slow_recoveries']} slow recoveries (not failures) -> {report['verdict']}")
+for d in report["duplicate_events"]:
+    print(f"  duplicate: {d}")
 sys.exit(0 if ok else 1)
 PY
 }
@@ -212,5 +215,7 @@ cmd_chaos() {
   done
   local rc=0
   chaos_report "$out" "$kills" "$lag" || rc=1
+  # The run directory is wiped by the next start (CI's fuzz campaign follows at once): keep what explains a failure.
+  cp -r "$RUN/logs" "$out/logs"
   stop_all "$rc"
 }

@@ -35,7 +35,11 @@ final class LifecycleTally {
     private final Set<String> startedNotPreempted = new HashSet<>();
     /** Jobs holding resources now: started, and neither preempted nor ended since. */
     private final Set<String> runningNow = new HashSet<>();
-    private final Map<String, String> terminal = new HashMap<>();
+    /** Each ended job's terminal event; a job's last start that has not been preempted since. */
+    private final Map<String, LifecycleEvent> terminal = new HashMap<>();
+    private final Map<String, LifecycleEvent> lastStart = new HashMap<>();
+    /** What each duplicate was, the first {@link #MAX_DUPLICATES_LISTED}: which job, which events. */
+    private final List<String> duplicateEvents = new ArrayList<>();
     private final List<Double> jctS = new ArrayList<>();
     private final List<Double> submitToBindMs = new ArrayList<>();
     private int completed;
@@ -57,6 +61,8 @@ final class LifecycleTally {
 
     /** How many problems {@link Snapshot#realProgressProblems()} lists at most. */
     static final int MAX_PROBLEMS = 5;
+    /** How many duplicates {@link Snapshot#duplicateEvents()} describes at most. */
+    static final int MAX_DUPLICATES_LISTED = 20;
 
     LifecycleTally(double speedup) {
         this.speedup = speedup;
@@ -104,11 +110,12 @@ final class LifecycleTally {
         if (e instanceof JobStarted s) {
             runningNow.add(s.jobId());
             if (!startedNotPreempted.add(s.jobId())) {
-                duplicates++;
+                duplicate(lastStart.get(s.jobId()), s);
             } else if (started.add(s.jobId()) && s.submittedAt() != null) {
                 // The first start only: a restart after a preemption waited for room again, not for the pipeline.
                 submitToBindMs.add(Duration.between(s.submittedAt(), s.occurredAt()).toNanos() / 1e6);
             }
+            lastStart.put(s.jobId(), s);
             return;
         }
         if (e instanceof JobPreempted) {
@@ -121,8 +128,9 @@ final class LifecycleTally {
             return;
         }
         runningNow.remove(e.jobId());
-        if (terminal.putIfAbsent(e.jobId(), e.type()) != null) {
-            duplicates++;
+        LifecycleEvent first = terminal.putIfAbsent(e.jobId(), e);
+        if (first != null) {
+            duplicate(first, e);
             return;
         }
         if (e instanceof JobCompleted c) {
@@ -139,6 +147,23 @@ final class LifecycleTally {
         } else if (e instanceof JobRejected) {
             rejected++;
         }
+    }
+
+    /**
+     * Counts {@code second} as a duplicate of {@code first} and says which: the same event read again (one record
+     * written twice, or read twice) differs from a second event the pipeline made, a real second start or end.
+     */
+    private void duplicate(LifecycleEvent first, LifecycleEvent second) {
+        duplicates++;
+        if (duplicateEvents.size() >= MAX_DUPLICATES_LISTED) {
+            return;
+        }
+        String what = first == null ? "" : first.eventId().equals(second.eventId())
+                ? " (the same event " + second.eventId() + " again)"
+                : " (event " + second.eventId() + " at " + second.occurredAt() + "; the first, " + first.type()
+                + ", was event " + first.eventId() + " at " + first.occurredAt() + ")";
+        duplicateEvents.add(second.jobId() + ": a second " + (second instanceof JobStarted ? "start" : "end")
+                + ", " + second.type() + what);
     }
 
     synchronized boolean allDone() {
@@ -173,7 +198,8 @@ final class LifecycleTally {
                 duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
                 realTargets.size(), realRunning, realCompleted.size(), reached,
                 accuracies.isEmpty() ? null : mean(accuracies),
-                accuracies.isEmpty() ? null : Collections.min(accuracies), progressComplete, List.copyOf(problems));
+                accuracies.isEmpty() ? null : Collections.min(accuracies), progressComplete, List.copyOf(problems),
+                List.copyOf(duplicateEvents));
     }
 
     /** One {@code JobProgress} of a real job, as far as the progress check reads it. */
@@ -229,12 +255,13 @@ final class LifecycleTally {
      * @param realProgressComplete completed real jobs whose lifecycle holds their full progress (see the class)
      * @param realProgressProblems the first few ({@code MAX_PROBLEMS}) completed real jobs whose progress is not
      *                             complete, each with its first problem; empty when none
+     * @param duplicateEvents the first few ({@code MAX_DUPLICATES_LISTED}) duplicates, each with its job and events
      */
     record Snapshot(int submitted, int started, int running, int completed, int failed, int rejected, int preempted,
                     int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
                     double p99SubmitToBindMs, int realJobs, int realRunning, int realCompleted, int realTargetReached,
                     Double realMeanTestAccuracy, Double realMinTestAccuracy, int realProgressComplete,
-                    List<String> realProgressProblems) {
+                    List<String> realProgressProblems, List<String> duplicateEvents) {
         int finished() {
             return completed + failed + rejected;
         }

@@ -72,6 +72,28 @@ class LifecycleTallyTest {
         assertEquals(0, tally.snapshot().preempted());
     }
 
+    @Test
+    void eachDuplicateSaysWhetherItIsTheSameEventReadAgainOrASecondOne() {
+        tally.submitted("job-3");
+        tally.submitted("job-4");
+        String end = completed("job-3", SUBMITTED.plusSeconds(1));
+        String firstId = EventCodec.decode(end, JobCompleted.class).eventId();
+        tally.accept(end);
+        tally.accept(end);
+        tally.accept(started("job-4", 1, SUBMITTED.plusMillis(10)));
+        String second = started("job-4", 1, SUBMITTED.plusMillis(20));
+        tally.accept(second);
+
+        LifecycleTally.Snapshot s = tally.snapshot();
+        assertEquals(2, s.duplicates());
+        assertEquals("job-3: a second end, JobCompleted (the same event " + firstId + " again)",
+                s.duplicateEvents().get(0));
+        String d = s.duplicateEvents().get(1);
+        assertTrue(d.startsWith("job-4: a second start, JobStarted (event "
+                + EventCodec.decode(second, JobStarted.class).eventId() + " at 2026-01-02T03:00:00.020Z; the first, "
+                + "JobStarted, was event "), d);
+    }
+
     private static String result(String jobId, double accuracy) {
         return EventCodec.encode(new JobResult(Events.newId(), 1, SUBMITTED, jobId, "ada", 1, accuracy, 0.2,
                 new int[][]{{1}}, 3, 3, 1L << 28, 2.0, 3.0, 900.0, "0123456789abcdef", 32, 0.005));
