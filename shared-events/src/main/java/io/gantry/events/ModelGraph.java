@@ -224,8 +224,8 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
 
     /** True when a path of edges leads from layer {@code id} back to it; null edges (a graph not yet checked) are skipped. */
     public boolean onCycle(String id) {
-        return edges.stream().anyMatch(e -> e != null && id.equals(e.from()) && e.to() != null
-                && reach(e.to(), true).contains(id));
+        Map<String, List<String>> next = adjacency(true);
+        return reach(next, next.getOrDefault(id, List.of())).contains(id);
     }
 
     /** Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake. */
@@ -235,8 +235,8 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         if (in == null || out == null) {
             return;
         }
-        Set<String> fromIn = reach(in, true);
-        Set<String> toOut = reach(out, false);
+        Set<String> fromIn = reach(adjacency(true), List.of(in));
+        Set<String> toOut = reach(adjacency(false), List.of(out));
         for (int i = 0; i < layers.size(); i++) {
             String id = layers.get(i).id();
             if (!fromIn.contains(id)) {
@@ -247,18 +247,30 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         }
     }
 
-    private Set<String> reach(String start, boolean forward) {
-        Set<String> seen = new HashSet<>(List.of(start));
-        Deque<String> todo = new ArrayDeque<>(List.of(start));
+    /** Each layer's successors ({@code forward}) or predecessors; null edges and ends are skipped. */
+    private Map<String, List<String>> adjacency(boolean forward) {
+        Map<String, List<String>> next = new HashMap<>();
+        for (Edge e : edges) {
+            if (e != null && e.from() != null && e.to() != null) {
+                String layer = forward ? e.from() : e.to();
+                next.computeIfAbsent(layer, k -> new ArrayList<>()).add(forward ? e.to() : e.from());
+            }
+        }
+        return next;
+    }
+
+    /**
+     * The layers {@code starts} and every layer reached from them along {@code next}. Each layer's neighbours are
+     * looked up, not searched for among all edges, so that a walk per layer ({@link #onCycle}, for every layer left
+     * out of a cycle's sort) stays linear in the graph even at its largest (256 layers, 1,024 edges).
+     */
+    private static Set<String> reach(Map<String, List<String>> next, List<String> starts) {
+        Set<String> seen = new HashSet<>(starts);
+        Deque<String> todo = new ArrayDeque<>(starts);
         while (!todo.isEmpty()) {
-            String id = todo.poll();
-            for (Edge e : edges) {
-                if (e == null) {
-                    continue;
-                }
-                String next = forward ? (id.equals(e.from()) ? e.to() : null) : (id.equals(e.to()) ? e.from() : null);
-                if (next != null && seen.add(next)) {
-                    todo.add(next);
+            for (String n : next.getOrDefault(todo.poll(), List.of())) {
+                if (seen.add(n)) {
+                    todo.add(n);
                 }
             }
         }
