@@ -31,13 +31,12 @@ final class LifecycleTally {
     private final Set<String> submitted = new HashSet<>();
     /** Jobs started at least once. */
     private final Set<String> started = new HashSet<>();
-    /** Jobs whose last start has not been preempted: a start now would be a second one. */
-    private final Set<String> startedNotPreempted = new HashSet<>();
+    /** Jobs whose last start has not been preempted, with that start: a start now would be a second one. */
+    private final Map<String, JobStarted> startedNotPreempted = new HashMap<>();
     /** Jobs holding resources now: started, and neither preempted nor ended since. */
     private final Set<String> runningNow = new HashSet<>();
-    /** Each ended job's terminal event; a job's last start that has not been preempted since. */
+    /** Each ended job's terminal event. */
     private final Map<String, LifecycleEvent> terminal = new HashMap<>();
-    private final Map<String, LifecycleEvent> lastStart = new HashMap<>();
     /** What each duplicate was, the first {@link #MAX_DUPLICATES_LISTED}: which job, which events. */
     private final List<String> duplicateEvents = new ArrayList<>();
     private final List<Double> jctS = new ArrayList<>();
@@ -109,13 +108,13 @@ final class LifecycleTally {
         }
         if (e instanceof JobStarted s) {
             runningNow.add(s.jobId());
-            if (!startedNotPreempted.add(s.jobId())) {
-                duplicate(lastStart.get(s.jobId()), s);
+            JobStarted previous = startedNotPreempted.put(s.jobId(), s);
+            if (previous != null) {
+                duplicate(previous, s);
             } else if (started.add(s.jobId()) && s.submittedAt() != null) {
                 // The first start only: a restart after a preemption waited for room again, not for the pipeline.
                 submitToBindMs.add(Duration.between(s.submittedAt(), s.occurredAt()).toNanos() / 1e6);
             }
-            lastStart.put(s.jobId(), s);
             return;
         }
         if (e instanceof JobPreempted) {
@@ -158,7 +157,7 @@ final class LifecycleTally {
         if (duplicateEvents.size() >= MAX_DUPLICATES_LISTED) {
             return;
         }
-        String what = first == null ? "" : first.eventId().equals(second.eventId())
+        String what = first.eventId().equals(second.eventId())
                 ? " (the same event " + second.eventId() + " again)"
                 : " (event " + second.eventId() + " at " + second.occurredAt() + "; the first, " + first.type()
                 + ", was event " + first.eventId() + " at " + first.occurredAt() + ")";
