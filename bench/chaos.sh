@@ -216,6 +216,6 @@ cmd_chaos() {
   local rc=0
   chaos_report "$out" "$kills" "$lag" || rc=1
   # The run directory is wiped by the next start (CI's fuzz campaign follows at once): keep what explains a failure.
-  cp -r "$RUN/logs" "$out/logs"
+  mkdir -p "$out/logs" && cp -r "$RUN/logs/." "$out/logs/"
   stop_all "$rc"
 }
