@@ -50,6 +50,10 @@ public final class SacAgent implements AutoCloseable {
     /** Logit added to masked candidates: exp of it is exactly 0 in float, and unlike −∞ it keeps 0 × log p finite. */
     private static final float MASKED_LOGIT = -1e9f;
 
+    static {
+        TorchThreads.useOne(); // before this class first touches the engine: a seed's figures depend on it
+    }
+
     /** Mean losses and statistics of one gradient step. */
     public record UpdateStats(double criticLoss, double actorLoss, double entropy, double alpha) {
     }
@@ -90,7 +94,7 @@ public final class SacAgent implements AutoCloseable {
         this.alphaOptimizer = new ScalarAdam(settings.alphaLearningRate());
     }
 
-    /** Fresh networks; the seed fixes their initial weights (single-threaded PyTorch is deterministic). */
+    /** Fresh networks; the seed fixes their initial weights (PyTorch runs single-threaded: {@link TorchThreads}). */
     public static SacAgent create(SacSettings settings, long seed) {
         Engine.getInstance().setRandomSeed((int) seed);
         SacAgent a = new SacAgent(settings);

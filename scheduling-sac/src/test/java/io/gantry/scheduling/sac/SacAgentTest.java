@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ai.djl.pytorch.jni.JniUtils;
 import io.gantry.scheduling.framework.Placement;
 import io.gantry.scheduling.framework.SchedulingContext;
 import io.gantry.scheduling.model.ClusterState;
@@ -14,6 +15,7 @@ import io.gantry.scheduling.model.JobRequest;
 import io.gantry.scheduling.model.NodeSpec;
 import io.gantry.scheduling.model.Resources;
 import io.gantry.scheduling.policy.KubeDefaultPolicy;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -244,6 +246,24 @@ class SacAgentTest {
 
     private static CandidateSet randomSet(SplittableRandom rng) {
         return RandomCandidates.set(rng, 20, 0.7);
+    }
+
+    @Test
+    void theSameSeedAndBatchesGiveBitIdenticalWeightsOnOnePyTorchThread() throws IOException {
+        // No surefire property sets the threads here: the agent itself must (TorchThreads).
+        assertEquals(1, JniUtils.getNumThreads(), "PyTorch intra-op threads");
+        byte[][] weights = new byte[2][];
+        for (int run = 0; run < 2; run++) {
+            try (SacAgent a = SacAgent.create(SacSettings.DEFAULT, 61)) {
+                for (int step = 0; step < 20; step++) {
+                    a.update(fixedBatch(64, 100 + step));
+                }
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                a.writeParameters(bytes);
+                weights[run] = bytes.toByteArray();
+            }
+        }
+        assertArrayEquals(weights[0], weights[1], "two trainings of one seed on the same batches");
     }
 
     @Test

@@ -139,7 +139,6 @@ public class OnlineLearner {
             return;
         }
         LearnerConfigCheck.validate(config);
-        DjlThreads.useOne();
         meters = new LearnerMeters(registry);
         versions = new PolicyVersions(Path.of(config.dataDir()));
         for (Start start : startingPoints()) {
