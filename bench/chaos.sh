@@ -114,6 +114,8 @@ ended = s.get("completed", 0) + s.get("failed", 0) + s.get("rejected", 0)
 report = {
     "submitted": submitted, "ended": ended,
     "duplicates": s.get("duplicates"), "duplicate_events": s.get("duplicate_events", []),
+    # The same record read again under its event id: the services skip it, so it is reported, not a failure.
+    "redelivered": s.get("redelivered"),
     "unfinished": s.get("unfinished"),
     # Lost: the replay has no summary (it died) or a submitted job never reached a terminal state.
     "lost": s.get("unfinished") if s else None,
@@ -131,6 +133,7 @@ for name, p in sorted(per.items()):
     f = lambda v: "-" if v is None else f"{v:.1f}"
     print(f"{name:<20} {p['kills']:>5} {f(p['recovery_p50_s']):>7} {f(p['recovery_max_s']):>7} {p['slow']:>5} {p['missed']:>6}")
 print(f"jobs submitted {submitted}, ended {ended}, duplicates {report['duplicates']}, "
+      f"redelivered records {report['redelivered']}, "
       f"unfinished {report['unfinished']}, consumer lag after {lag}; {report['missed_kills']} kills missed; "
       f"{report['slow_recoveries']} slow recoveries (not failures) -> {report['verdict']}")
 for d in report["duplicate_events"]:

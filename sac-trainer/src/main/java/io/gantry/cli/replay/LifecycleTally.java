@@ -24,6 +24,10 @@ import java.util.Set;
  * Counts what happened to the jobs one replay submitted, from their lifecycle events. A job that reaches two
  * terminal states, or starts again without being preempted since its last start, is a duplicate: the pipeline
  * promises neither happens. A preempted job goes back to the queue and may start again.
+ *
+ * <p>The topic is read as every service reads it: at least once, so a record seen again under an event id already
+ * read (a producer's re-send after a lost answer, say, which Kafka stores as a second record) is a redelivery, counted
+ * apart and otherwise skipped, as each service's {@code EventIntake} skips it. Only a second event is a duplicate.
  */
 final class LifecycleTally {
 
@@ -37,6 +41,8 @@ final class LifecycleTally {
     private final Set<String> runningNow = new HashSet<>();
     /** Each ended job's terminal event. */
     private final Map<String, LifecycleEvent> terminal = new HashMap<>();
+    /** Ids of the submitted jobs' events read so far. */
+    private final Set<String> eventIds = new HashSet<>();
     /** What each duplicate was, the first {@link #MAX_DUPLICATES_LISTED}: which job, which events. */
     private final List<String> duplicateEvents = new ArrayList<>();
     private final List<Double> jctS = new ArrayList<>();
@@ -46,6 +52,7 @@ final class LifecycleTally {
     private int rejected;
     private int preempted;
     private int duplicates;
+    private int redelivered;
     private int unreadable;
     /** Real jobs: their target test accuracy; and the test accuracy each reported. */
     private final Map<String, Double> realTargets = new HashMap<>();
@@ -93,8 +100,12 @@ final class LifecycleTally {
         if (!submitted.contains(e.jobId())) {
             return; // another replay's or another user's job
         }
+        if (!eventIds.add(e.eventId())) {
+            redelivered++;
+            return;
+        }
         if (e instanceof JobResult r) {
-            // One per finished run; the last one counts (a redelivered result is the same result).
+            // One per finished run; the last one counts.
             realAccuracy.put(r.jobId(), r.testAccuracy());
             realResults.put(r.jobId(), r);
             return;
@@ -148,21 +159,15 @@ final class LifecycleTally {
         }
     }
 
-    /**
-     * Counts {@code second} as a duplicate of {@code first} and says which: the same event read again (one record
-     * written twice, or read twice) differs from a second event the pipeline made, a real second start or end.
-     */
+    /** Counts {@code second}, a second start or end the pipeline made, as a duplicate of {@code first}. */
     private void duplicate(LifecycleEvent first, LifecycleEvent second) {
         duplicates++;
         if (duplicateEvents.size() >= MAX_DUPLICATES_LISTED) {
             return;
         }
-        String what = first.eventId().equals(second.eventId())
-                ? " (the same event " + second.eventId() + " again)"
-                : " (event " + second.eventId() + " at " + second.occurredAt() + "; the first, " + first.type()
-                + ", was event " + first.eventId() + " at " + first.occurredAt() + ")";
-        duplicateEvents.add(second.jobId() + ": a second " + (second instanceof JobStarted ? "start" : "end")
-                + ", " + second.type() + what);
+        duplicateEvents.add(second.jobId() + ": a second " + (second instanceof JobStarted ? "start" : "end") + ", "
+                + second.type() + " (event " + second.eventId() + " at " + second.occurredAt() + "; the first, "
+                + first.type() + ", was event " + first.eventId() + " at " + first.occurredAt() + ")");
     }
 
     synchronized boolean allDone() {
@@ -194,7 +199,7 @@ final class LifecycleTally {
             }
         }
         return new Snapshot(submitted.size(), started.size(), runningNow.size(), completed, failed, rejected, preempted,
-                duplicates, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
+                duplicates, redelivered, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
                 realTargets.size(), realRunning, realCompleted.size(), reached,
                 accuracies.isEmpty() ? null : mean(accuracies),
                 accuracies.isEmpty() ? null : Collections.min(accuracies), progressComplete, List.copyOf(problems),
@@ -254,10 +259,11 @@ final class LifecycleTally {
      * @param realProgressComplete completed real jobs whose lifecycle holds their full progress (see the class)
      * @param realProgressProblems the first few ({@code MAX_PROBLEMS}) completed real jobs whose progress is not
      *                             complete, each with its first problem; empty when none
+     * @param redelivered records read again under an event id already read: skipped, as the services skip them
      * @param duplicateEvents the first few ({@code MAX_DUPLICATES_LISTED}) duplicates, each with its job and events
      */
     record Snapshot(int submitted, int started, int running, int completed, int failed, int rejected, int preempted,
-                    int duplicates, int unreadable, double avgJctS, double p50SubmitToBindMs,
+                    int duplicates, int redelivered, int unreadable, double avgJctS, double p50SubmitToBindMs,
                     double p99SubmitToBindMs, int realJobs, int realRunning, int realCompleted, int realTargetReached,
                     Double realMeanTestAccuracy, Double realMinTestAccuracy, int realProgressComplete,
                     List<String> realProgressProblems, List<String> duplicateEvents) {

@@ -217,6 +217,7 @@ public final class ReplayCommand implements GantryCli.Command {
         summary.put("preempted", s.preempted());
         summary.put("duplicates", s.duplicates());
         summary.put("duplicate_events", s.duplicateEvents());
+        summary.put("redelivered", s.redelivered());
         summary.put("avg_jct_s", s.avgJctS());
         summary.put("p99_submit_to_bind_ms", s.p99SubmitToBindMs());
         summary.put("p50_submit_to_bind_ms", s.p50SubmitToBindMs());

@@ -73,22 +73,26 @@ class LifecycleTallyTest {
     }
 
     @Test
-    void eachDuplicateSaysWhetherItIsTheSameEventReadAgainOrASecondOne() {
+    void theSameRecordReadAgainIsARedeliveryAndOnlyASecondEventIsADuplicate() {
         tally.submitted("job-3");
         tally.submitted("job-4");
+        String start = started("job-3", 1, SUBMITTED.plusMillis(10));
+        String progress = EventCodec.encode(new JobProgress(Events.newId(), 1, SUBMITTED.plusMillis(500), "job-3",
+                "alice", 0.5, 1, 0.4, 0.7, 100.0));
         String end = completed("job-3", SUBMITTED.plusSeconds(1));
-        String firstId = EventCodec.decode(end, JobCompleted.class).eventId();
-        tally.accept(end);
-        tally.accept(end);
+        for (String record : List.of(start, start, progress, progress, end, end)) {
+            tally.accept(record);
+        }
         tally.accept(started("job-4", 1, SUBMITTED.plusMillis(10)));
         String second = started("job-4", 1, SUBMITTED.plusMillis(20));
         tally.accept(second);
 
         LifecycleTally.Snapshot s = tally.snapshot();
-        assertEquals(2, s.duplicates());
-        assertEquals("job-3: a second end, JobCompleted (the same event " + firstId + " again)",
-                s.duplicateEvents().get(0));
-        String d = s.duplicateEvents().get(1);
+        assertEquals(3, s.redelivered(), "each of job-3's records twice");
+        assertEquals(1, s.completed());
+        assertEquals(1, s.duplicates(), "job-4's second start, a new event");
+        assertEquals(1, s.duplicateEvents().size());
+        String d = s.duplicateEvents().get(0);
         assertTrue(d.startsWith("job-4: a second start, JobStarted (event "
                 + EventCodec.decode(second, JobStarted.class).eventId() + " at 2026-01-02T03:00:00.020Z; the first, "
                 + "JobStarted, was event "), d);
