@@ -16,7 +16,7 @@ import java.util.List;
  */
 public final class TorchThreads {
 
-    static final String INTRA_OP = "ai.djl.pytorch.num_threads";
+    private static final String INTRA_OP = "ai.djl.pytorch.num_threads";
     private static final String INTER_OP = "ai.djl.pytorch.num_interop_threads";
 
     private TorchThreads() {
@@ -35,8 +35,8 @@ public final class TorchThreads {
         Engine.getInstance();
         // An engine something else loaded earlier ignored the property; the intra-op pool, the one a product's sums
         // are split over, can still be resized (the inter-op pool cannot once started, and decides no sums).
-        int wanted = Integer.getInteger(INTRA_OP);
-        if (JniUtils.getNumThreads() != wanted) {
+        Integer wanted = Integer.getInteger(INTRA_OP); // null when not a number, which DJL ignores as well
+        if (wanted != null && wanted > 0 && JniUtils.getNumThreads() != wanted) {
             JniUtils.setNumThreads(wanted);
         }
     }
