@@ -2,6 +2,7 @@ package io.gantry.events;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
@@ -217,15 +218,26 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
         Set<String> sorted = new HashSet<>();
         order.forEach(l -> sorted.add(l.id()));
         // Kahn's sort also leaves out every layer downstream of a cycle; name only the layers on one.
-        List<String> cyclic = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id) && onCycle(id)).toList();
+        List<String> left = layers.stream().map(Layer::id).filter(id -> !sorted.contains(id)).toList();
+        Set<String> onCycle = onCycle(left);
+        List<String> cyclic = left.stream().filter(onCycle::contains).toList();
         v.add(field + ".edges", "form a cycle through layer(s) " + String.join(", ", cyclic));
         return false;
     }
 
-    /** True when a path of edges leads from layer {@code id} back to it; null edges (a graph not yet checked) are skipped. */
-    public boolean onCycle(String id) {
+    /**
+     * The layers of {@code ids} from which a path of edges leads back to themselves; null edges (a graph not yet
+     * checked) are skipped. One adjacency map serves every walk.
+     */
+    public Set<String> onCycle(Collection<String> ids) {
         Map<String, List<String>> next = adjacency(true);
-        return reach(next, next.getOrDefault(id, List.of())).contains(id);
+        Set<String> cyclic = new HashSet<>();
+        for (String id : ids) {
+            if (reach(next, next.getOrDefault(id, List.of())).contains(id)) {
+                cyclic.add(id);
+            }
+        }
+        return cyclic;
     }
 
     /** Every layer must be reachable from the Input and reach the Output: a dangling layer is a design mistake. */
@@ -261,8 +273,8 @@ public record ModelGraph(List<Layer> layers, List<Edge> edges) {
 
     /**
      * The layers {@code starts} and every layer reached from them along {@code next}. Each layer's neighbours are
-     * looked up, not searched for among all edges, so that a walk per layer ({@link #onCycle}, for every layer left
-     * out of a cycle's sort) stays linear in the graph even at its largest (256 layers, 1,024 edges).
+     * looked up, not searched for among all edges, so that each walk ({@link #onCycle} takes one per layer left out
+     * of a cycle's sort) stays linear in the graph even at its largest (256 layers, 1,024 edges).
      */
     private static Set<String> reach(Map<String, List<String>> next, List<String> starts) {
         Set<String> seen = new HashSet<>(starts);

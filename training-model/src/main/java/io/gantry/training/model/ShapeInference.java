@@ -162,9 +162,10 @@ public final class ShapeInference {
                     left.add(l.id());
                 }
             }
+            Set<String> cyclic = graph.onCycle(left);
             for (String id : left) {
                 int i = indexOf(id);
-                if (graph.onCycle(id)) {
+                if (cyclic.contains(id)) {
                     fail(field + ".layers[" + i + "]", id, "layer '" + id + "' is on a cycle (layers that cannot be "
                             + "ordered: " + String.join(", ", left) + ")", true);
                 } else {
