@@ -199,7 +199,8 @@ final class LifecycleTally {
             }
         }
         return new Snapshot(submitted.size(), started.size(), runningNow.size(), completed, failed, rejected, preempted,
-                duplicates, redelivered, unreadable, mean(jctS), percentile(submitToBindMs, 0.50), percentile(submitToBindMs, 0.99),
+                duplicates, redelivered, unreadable, mean(jctS), percentile(submitToBindMs, 0.50),
+                percentile(submitToBindMs, 0.99),
                 realTargets.size(), realRunning, realCompleted.size(), reached,
                 accuracies.isEmpty() ? null : mean(accuracies),
                 accuracies.isEmpty() ? null : Collections.min(accuracies), progressComplete, List.copyOf(problems),

@@ -7,9 +7,10 @@ import java.util.List;
 /**
  * DJL's JVM-wide settings for every SAC agent: offline, and one PyTorch thread per pool unless the caller set
  * otherwise. One thread is what makes a seed's figures repeatable: with several, PyTorch's BLAS splits a product's
- * sums by the threads it picks at that moment, so two runs of the same seed can round differently (a test comparing
- * two replays of one seed failed that way on a machine with more cores). It is also faster here: on two shared cores
- * PyTorch's default pools fight the services and the simulator (TOOLCHAIN.md, DJL).
+ * sums by the threads it picks at that moment, so two runs of the same seed can round differently (the likely cause
+ * of a test comparing two replays of one seed failing on a machine with more cores; it did not reproduce on two).
+ * It is also faster here: on two shared cores PyTorch's default pools fight the services and the simulator
+ * (TOOLCHAIN.md, DJL).
  *
  * <p>DJL reads the properties once, when the engine loads; {@link SacAgent} calls {@link #useOne()} as it loads, so
  * normally before anything touches the engine. A property set on the command line is left as it is.
